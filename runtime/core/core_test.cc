@@ -1,0 +1,52 @@
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <limits>
+
+#include "runtime/core/checked_math.h"
+#include "runtime/core/device.h"
+#include "runtime/core/result.h"
+
+namespace memplan {
+namespace {
+
+TEST(DeviceTest, ParsesAndPrints) {
+  EXPECT_EQ(ParseDevice("cpu"), Device::Cpu());
+  EXPECT_EQ(ParseDevice("cuda:3"), Device::Cuda(3));
+  EXPECT_EQ(ParseDevice("cuda"), Device::Cuda(0));
+  EXPECT_EQ(ParseDevice("tpu:0"), std::nullopt);
+  EXPECT_EQ(ParseDevice("cuda:"), std::nullopt);
+  EXPECT_EQ(ParseDevice("cuda:128"), std::nullopt);
+  EXPECT_EQ(ParseDevice("cuda:1x"), std::nullopt);
+  EXPECT_EQ(Device::Cuda(1).ToString(), "cuda:1");
+  EXPECT_EQ(Device::Cpu().ToString(), "cpu");
+}
+
+TEST(DeviceTest, CpuSortsFirst) {
+  EXPECT_LT(Device::Cpu(), Device::Cuda(0));
+  EXPECT_LT(Device::Cuda(0), Device::Cuda(1));
+  EXPECT_FALSE(IsKnownDeviceType(2));
+  EXPECT_FALSE(IsKnownDeviceType(-1));
+}
+
+TEST(ResultTest, CarriesValueOrError) {
+  Result<int> good = 7;
+  ASSERT_TRUE(good.ok());
+  EXPECT_EQ(*good, 7);
+  Result<int> bad = Error(ErrorCode::kInvalidProgram, "values[2] out of range");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.error().ToString(), "invalid_program: values[2] out of range");
+}
+
+TEST(CheckedMathTest, DetectsOverflow) {
+  uint64_t out = 0;
+  EXPECT_FALSE(CheckedAdd(std::numeric_limits<uint64_t>::max(), uint64_t{1}, &out));
+  EXPECT_FALSE(CheckedMul(uint64_t{1} << 40, uint64_t{1} << 30, &out));
+  EXPECT_TRUE(CheckedAlignUp(17, 16, &out));
+  EXPECT_EQ(out, 32u);
+  EXPECT_FALSE(CheckedAlignUp(std::numeric_limits<uint64_t>::max(), 16, &out));
+}
+
+}  // namespace
+}  // namespace memplan
