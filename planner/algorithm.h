@@ -1,0 +1,58 @@
+// The one small interface every placement algorithm implements.
+//
+// An algorithm sees the items of one partition (one device, one pool): a
+// size, an alignment and an inclusive lifetime each. It returns one offset
+// per item, in item order, such that two items whose lifetimes overlap never
+// share a byte, and the height (the buffer size it needs). Aliases (views,
+// in-place outputs) never reach an algorithm: the partitioner folds them
+// into their base first.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "runtime/core/result.h"
+
+namespace memplan {
+namespace planner {
+
+// Positions in execution order; a lifetime is [first, last], inclusive.
+using TimeValue = int64_t;
+
+struct PlanItem {
+  uint64_t size = 0;       // Bytes the item occupies (already padded if needed).
+  uint64_t alignment = 1;  // Offset must be a multiple of this (>= 1).
+  TimeValue first = 0;     // First position at which the item is live.
+  TimeValue last = 0;      // Last position at which the item is live.
+};
+
+struct AlgorithmOptions {
+  // Search budget for exact algorithms; heuristics ignore them.
+  uint64_t max_nodes = 5'000'000;
+  double max_seconds = 10.0;
+};
+
+struct Placement {
+  std::vector<uint64_t> offsets;  // One per item, in item order.
+  uint64_t height = 0;            // max(offset + size), 0 when empty.
+  bool proven_optimal = false;    // Only exact algorithms set this.
+};
+
+class Algorithm {
+ public:
+  virtual ~Algorithm() = default;
+  virtual std::string name() const = 0;
+  // Errors only on impossible input (overflowing sizes, first > last).
+  virtual Result<Placement> Place(const std::vector<PlanItem>& items,
+                                  const AlgorithmOptions& options) const = 0;
+};
+
+// "naive", "greedy", "best_fit", "exact"; nullptr for an unknown name.
+std::unique_ptr<Algorithm> MakeAlgorithm(const std::string& name);
+// Every algorithm name MakeAlgorithm knows, in a stable order.
+std::vector<std::string> AlgorithmNames();
+
+}  // namespace planner
+}  // namespace memplan

@@ -1,0 +1,13 @@
+// Subcommands of the memplan command line; each lives in its own file and
+// returns the process exit code (0 ok, 1 findings, 2 unusable input/usage).
+#pragma once
+
+namespace memplan {
+namespace cli {
+
+int RunInspect(int argc, char** argv);  // tools/inspect_command.cc
+int RunPlan(int argc, char** argv);     // tools/plan_command.cc
+int RunVerify(int argc, char** argv);   // tools/verify_command.cc
+
+}  // namespace cli
+}  // namespace memplan
