@@ -1,0 +1,185 @@
+#include "planner/best_fit.h"
+
+#include <algorithm>
+#include <deque>
+#include <map>
+#include <numeric>
+
+#include "planner/lower_bound.h"
+#include "runtime/core/checked_math.h"
+
+namespace memplan {
+namespace planner {
+namespace {
+
+// Disjoint half-open byte ranges [start, end), keyed by start; touching or
+// overlapping ranges are merged, so a dense region is one entry.
+class ByteRanges {
+ public:
+  void Add(uint64_t start, uint64_t end) {
+    auto it = ranges_.upper_bound(start);
+    if (it != ranges_.begin()) {
+      auto prev = std::prev(it);
+      if (prev->second >= start) it = prev;
+    }
+    while (it != ranges_.end() && it->first <= end) {
+      start = std::min(start, it->first);
+      end = std::max(end, it->second);
+      it = ranges_.erase(it);
+    }
+    ranges_.emplace_hint(it, start, end);
+  }
+
+  // End of a range that intersects [start, end), or 0 when none does.
+  uint64_t Conflict(uint64_t start, uint64_t end) const {
+    auto it = ranges_.lower_bound(end);
+    if (it == ranges_.begin()) return 0;
+    --it;
+    return it->second > start ? it->second : 0;
+  }
+
+  bool empty() const { return ranges_.empty(); }
+
+ private:
+  std::map<uint64_t, uint64_t> ranges_;
+};
+
+// Bottom-up segment tree over compressed time. An item is stored in `own`
+// of the O(log T) nodes that exactly cover its lifetime, and in `sub` of
+// those nodes and of every node on the paths from its two end leaves to the
+// root. The occupied bytes over a lifetime are then the union of `sub` of
+// the covering nodes and `own` of the nodes on the two end paths, so a
+// query touches O(log T) sets instead of every overlapping item.
+class OccupancyTree {
+ public:
+  explicit OccupancyTree(size_t leaves) {
+    size_ = 1;
+    while (size_ < leaves) size_ <<= 1;
+    own_.assign(2 * size_, kNone);
+    sub_.assign(2 * size_, kNone);
+  }
+
+  void Insert(size_t lo, size_t hi, uint64_t start, uint64_t end) {
+    for (size_t l = lo + size_, r = hi + size_ + 1; l < r; l >>= 1, r >>= 1) {
+      if (l & 1) {
+        Set(&own_, l).Add(start, end);
+        Set(&sub_, l++).Add(start, end);
+      }
+      if (r & 1) {
+        Set(&own_, --r).Add(start, end);
+        Set(&sub_, r).Add(start, end);
+      }
+    }
+    for (size_t a = (lo + size_) >> 1, b = (hi + size_) >> 1; a >= 1;
+         a >>= 1, b >>= 1) {
+      Set(&sub_, a).Add(start, end);
+      if (b != a) Set(&sub_, b).Add(start, end);
+    }
+  }
+
+  // The sets whose union is everything placed during [lo, hi].
+  void Collect(size_t lo, size_t hi,
+               std::vector<const ByteRanges*>* out) const {
+    out->clear();
+    for (size_t l = lo + size_, r = hi + size_ + 1; l < r; l >>= 1, r >>= 1) {
+      if (l & 1) Push(sub_, l++, out);
+      if (r & 1) Push(sub_, --r, out);
+    }
+    for (size_t a = lo + size_, b = hi + size_; a >= 1; a >>= 1, b >>= 1) {
+      Push(own_, a, out);
+      if (b != a) Push(own_, b, out);
+    }
+  }
+
+ private:
+  static constexpr uint32_t kNone = 0xffffffffu;
+
+  ByteRanges& Set(std::vector<uint32_t>* index, size_t node) {
+    uint32_t& id = (*index)[node];
+    if (id == kNone) {
+      id = static_cast<uint32_t>(storage_.size());
+      storage_.emplace_back();
+    }
+    return storage_[id];
+  }
+
+  void Push(const std::vector<uint32_t>& index, size_t node,
+            std::vector<const ByteRanges*>* out) const {
+    if (index[node] != kNone && !storage_[index[node]].empty()) {
+      out->push_back(&storage_[index[node]]);
+    }
+  }
+
+  size_t size_ = 1;
+  std::vector<uint32_t> own_;
+  std::vector<uint32_t> sub_;
+  std::deque<ByteRanges> storage_;
+};
+
+}  // namespace
+
+Result<Placement> BestFitAlgorithm::Place(const std::vector<PlanItem>& items,
+                                          const AlgorithmOptions&) const {
+  MEMPLAN_RETURN_IF_ERROR(ValidatePlanItems(items));
+  const size_t n = items.size();
+  Placement placement;
+  placement.offsets.assign(n, 0);
+  if (n == 0) return placement;
+
+  // Lifetimes intersect exactly when their compressed ranges do, because
+  // compression keeps every endpoint.
+  std::vector<TimeValue> times;
+  times.reserve(2 * n);
+  for (const PlanItem& item : items) {
+    times.push_back(item.first);
+    times.push_back(item.last);
+  }
+  std::sort(times.begin(), times.end());
+  times.erase(std::unique(times.begin(), times.end()), times.end());
+  auto index_of = [&](TimeValue t) {
+    return static_cast<size_t>(std::lower_bound(times.begin(), times.end(), t) -
+                               times.begin());
+  };
+
+  // Largest first; then longest lifetime; then item order, for determinism.
+  std::vector<size_t> order(n);
+  std::iota(order.begin(), order.end(), 0);
+  std::sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+    const PlanItem& x = items[a];
+    const PlanItem& y = items[b];
+    if (x.size != y.size) return x.size > y.size;
+    const uint64_t lx = static_cast<uint64_t>(x.last) - x.first;
+    const uint64_t ly = static_cast<uint64_t>(y.last) - y.first;
+    if (lx != ly) return lx > ly;
+    return a < b;
+  });
+
+  OccupancyTree tree(times.size());
+  std::vector<const ByteRanges*> sets;
+  for (size_t i : order) {
+    const PlanItem& item = items[i];
+    if (item.size == 0) continue;  // Occupies no byte: offset 0 is valid.
+    const size_t lo = index_of(item.first);
+    const size_t hi = index_of(item.last);
+    tree.Collect(lo, hi, &sets);
+    // Raise the candidate past each conflict until no set objects. Offsets
+    // stay below sum(size + alignment - 1), which ValidatePlanItems bounded.
+    uint64_t offset = 0;
+    for (bool moved = true; moved;) {
+      moved = false;
+      for (const ByteRanges* set : sets) {
+        for (uint64_t end; (end = set->Conflict(offset, offset + item.size));) {
+          CheckedAlignUp(end, item.alignment, &offset);
+          moved = true;
+        }
+      }
+    }
+    placement.offsets[i] = offset;
+    tree.Insert(lo, hi, offset, offset + item.size);
+  }
+  placement.height = PlacementHeight(items, placement.offsets);
+  return placement;
+}
+
+}  // namespace planner
+}  // namespace memplan

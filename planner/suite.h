@@ -1,0 +1,33 @@
+// Runs several algorithms on one partition and keeps the lowest plan, like
+// ExecuTorch's MemoryPlanningAlgorithmSuite, reporting every member.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "planner/algorithm.h"
+#include "runtime/core/result.h"
+
+namespace memplan {
+namespace planner {
+
+struct SuiteMemberResult {
+  std::string name;
+  uint64_t height = 0;
+  bool proven_optimal = false;
+  double seconds = 0;  // Wall time of this member's Place().
+};
+
+struct SuiteResult {
+  Placement best;  // The lowest plan; the earliest member on ties.
+  std::string best_name;
+  std::vector<SuiteMemberResult> members;  // In the order of `names`.
+};
+
+// Errors on an empty or unknown name, or on the first member's error.
+Result<SuiteResult> RunSuite(const std::vector<std::string>& names,
+                             const std::vector<PlanItem>& items,
+                             const AlgorithmOptions& options);
+
+}  // namespace planner
+}  // namespace memplan
