@@ -1,0 +1,29 @@
+// Writes a planned Graph as an ET12 program (schema/program.fbs).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "planner/graph.h"
+#include "planner/plan_result.h"
+#include "runtime/core/result.h"
+
+namespace memplan {
+namespace planner {
+
+// One execution plan named after the graph; one EValue per tensor in
+// Graph::tensors() order; one KernelCall per node whose args are the
+// node's inputs, outputs and scratch (so lifetimes can be re-derived from
+// the chain); non_const_buffer_sizes with index 0 = 0; and
+// non_const_buffer_device only for non-CPU buffers. Errors: a plan that
+// does not match the graph, dims or buffer sizes that do not fit the
+// schema's integer types.
+Result<std::vector<uint8_t>> EmitProgram(const Graph& graph,
+                                         const PlanResult& plan);
+
+// Writes bytes to path; the error names the path.
+Error WriteFile(const std::string& path, const std::vector<uint8_t>& bytes);
+
+}  // namespace planner
+}  // namespace memplan
