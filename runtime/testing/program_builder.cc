@@ -1,0 +1,217 @@
+#include "runtime/testing/program_builder.h"
+
+#include <cstring>
+#include <memory>
+#include <numeric>
+#include <utility>
+
+#include "flatbuffers/flatbuffers.h"
+
+namespace memplan {
+namespace testing {
+namespace {
+
+namespace fb = executorch_flatbuffer;
+
+constexpr size_t kSegmentAlignment = 16;
+// Inserted at byte 8; a multiple of every force_align in the schema, so the
+// flatbuffer's internal alignment survives the shift.
+constexpr uint32_t kHeaderLength = 32;
+
+uint64_t AlignUp(uint64_t value) {
+  return (value + kSegmentAlignment - 1) / kSegmentAlignment *
+         kSegmentAlignment;
+}
+
+void WriteLe(uint8_t* p, uint64_t value, int bytes) {
+  for (int i = 0; i < bytes; ++i) p[i] = static_cast<uint8_t>(value >> (8 * i));
+}
+
+std::unique_ptr<fb::ExtraTensorInfoT> DeviceInfo(Device device) {
+  auto extra = std::make_unique<fb::ExtraTensorInfoT>();
+  extra->device_type = static_cast<fb::DeviceType>(device.type);
+  extra->device_index = device.index;
+  return extra;
+}
+
+}  // namespace
+
+ProgramBuilder::ProgramBuilder() = default;
+
+ProgramBuilder& ProgramBuilder::AddMethod(const std::string& name) {
+  auto plan = std::make_unique<fb::ExecutionPlanT>();
+  plan->name = name;
+  program_.execution_plan.push_back(std::move(plan));
+  return *this;
+}
+
+fb::ExecutionPlanT& ProgramBuilder::method() {
+  if (program_.execution_plan.empty()) AddMethod("forward");
+  return *program_.execution_plan.back();
+}
+
+uint32_t ProgramBuilder::AddBuffer(int64_t size, Device device) {
+  fb::ExecutionPlanT& plan = method();
+  if (plan.non_const_buffer_sizes.empty()) {
+    plan.non_const_buffer_sizes.push_back(0);
+  }
+  plan.non_const_buffer_sizes.push_back(size);
+  uint32_t id = static_cast<uint32_t>(plan.non_const_buffer_sizes.size() - 1);
+  if (!device.is_cpu() || device.index != 0) {
+    auto entry = std::make_unique<fb::NonConstBufferDeviceT>();
+    entry->buffer_idx = static_cast<int32_t>(id);
+    entry->device_type = static_cast<fb::DeviceType>(device.type);
+    entry->device_index = device.index;
+    plan.non_const_buffer_device.push_back(std::move(entry));
+  }
+  return id;
+}
+
+int32_t ProgramBuilder::AddValue(fb::KernelTypesUnion value) {
+  fb::ExecutionPlanT& plan = method();
+  auto evalue = std::make_unique<fb::EValueT>();
+  evalue->val = std::move(value);
+  plan.values.push_back(std::move(evalue));
+  return static_cast<int32_t>(plan.values.size() - 1);
+}
+
+int32_t ProgramBuilder::AddTensor(const TensorSpec& spec) {
+  fb::TensorT tensor;
+  tensor.scalar_type = spec.scalar_type;
+  tensor.sizes = spec.sizes;
+  if (spec.dim_order.has_value()) {
+    tensor.dim_order = *spec.dim_order;
+  } else {
+    tensor.dim_order.resize(spec.sizes.size());
+    std::iota(tensor.dim_order.begin(), tensor.dim_order.end(), 0);
+  }
+  tensor.data_buffer_idx = spec.data_buffer_idx;
+  if (spec.memory_id != 0) {
+    tensor.allocation_info = std::make_unique<fb::AllocationDetailsT>();
+    tensor.allocation_info->memory_id = spec.memory_id;
+    tensor.allocation_info->memory_offset_low =
+        static_cast<uint32_t>(spec.offset);
+    tensor.allocation_info->memory_offset_high =
+        static_cast<uint32_t>(spec.offset >> 32);
+  }
+  if (spec.device.has_value())
+    tensor.extra_tensor_info = DeviceInfo(*spec.device);
+  fb::KernelTypesUnion value;
+  value.Set(std::move(tensor));
+  return AddValue(std::move(value));
+}
+
+int32_t ProgramBuilder::AddPlannedTensor(fb::ScalarType scalar_type,
+                                         std::vector<int32_t> sizes,
+                                         uint32_t memory_id, uint64_t offset,
+                                         Device device) {
+  TensorSpec spec;
+  spec.scalar_type = scalar_type;
+  spec.sizes = std::move(sizes);
+  spec.memory_id = memory_id;
+  spec.offset = offset;
+  if (device != Device::Cpu()) spec.device = device;
+  return AddTensor(spec);
+}
+
+int32_t ProgramBuilder::AddInt(int64_t int_val) {
+  fb::IntT value;
+  value.int_val = int_val;
+  fb::KernelTypesUnion u;
+  u.Set(std::move(value));
+  return AddValue(std::move(u));
+}
+
+int32_t ProgramBuilder::AddNull() {
+  fb::KernelTypesUnion u;
+  u.Set(fb::NullT());
+  return AddValue(std::move(u));
+}
+
+int32_t ProgramBuilder::AddTensorList(std::vector<int32_t> items) {
+  fb::TensorListT list;
+  list.items = std::move(items);
+  fb::KernelTypesUnion u;
+  u.Set(std::move(list));
+  return AddValue(std::move(u));
+}
+
+int32_t ProgramBuilder::AddOptionalTensorList(std::vector<int32_t> items) {
+  fb::OptionalTensorListT list;
+  list.items = std::move(items);
+  fb::KernelTypesUnion u;
+  u.Set(std::move(list));
+  return AddValue(std::move(u));
+}
+
+int32_t ProgramBuilder::AddOperator(const std::string& name,
+                                    const std::string& overload) {
+  fb::ExecutionPlanT& plan = method();
+  auto op = std::make_unique<fb::OperatorT>();
+  op->name = name;
+  op->overload = overload;
+  plan.operators.push_back(std::move(op));
+  return static_cast<int32_t>(plan.operators.size() - 1);
+}
+
+void ProgramBuilder::AddKernelCall(int32_t op_index,
+                                   std::vector<int32_t> args) {
+  fb::ExecutionPlanT& plan = method();
+  if (plan.chains.empty())
+    plan.chains.push_back(std::make_unique<fb::ChainT>());
+  fb::KernelCallT call;
+  call.op_index = op_index;
+  call.args = std::move(args);
+  auto instruction = std::make_unique<fb::InstructionT>();
+  instruction->instr_args.Set(std::move(call));
+  plan.chains.front()->instructions.push_back(std::move(instruction));
+}
+
+void ProgramBuilder::SetInputs(std::vector<int32_t> inputs) {
+  method().inputs = std::move(inputs);
+}
+
+void ProgramBuilder::SetOutputs(std::vector<int32_t> outputs) {
+  method().outputs = std::move(outputs);
+}
+
+uint32_t ProgramBuilder::AddSegment(std::vector<uint8_t> payload) {
+  auto segment = std::make_unique<fb::DataSegmentT>();
+  segment->offset = segment_bytes_;
+  segment->size = payload.size();
+  segment_bytes_ += AlignUp(payload.size());
+  program_.segments.push_back(std::move(segment));
+  segment_payloads_.push_back(std::move(payload));
+  return static_cast<uint32_t>(program_.segments.size() - 1);
+}
+
+std::vector<uint8_t> ProgramBuilder::Build() const {
+  flatbuffers::FlatBufferBuilder fbb;
+  fb::FinishProgramBuffer(fbb, fb::Program::Pack(fbb, &program_));
+  std::vector<uint8_t> bytes(fbb.GetBufferPointer(),
+                             fbb.GetBufferPointer() + fbb.GetSize());
+  if (segment_payloads_.empty()) return bytes;
+
+  // All flatbuffer offsets are relative except the root offset at byte 0,
+  // so inserting the header after the identifier only moves the root.
+  bytes.insert(bytes.begin() + 8, kHeaderLength, 0);
+  WriteLe(bytes.data(),
+          flatbuffers::ReadScalar<uint32_t>(bytes.data()) + kHeaderLength, 4);
+  uint64_t program_size = bytes.size();
+  uint64_t segment_base = AlignUp(program_size);
+  uint8_t* header = bytes.data() + 8;
+  std::memcpy(header, "eh00", 4);
+  WriteLe(header + 4, kHeaderLength, 4);
+  WriteLe(header + 8, program_size, 8);
+  WriteLe(header + 16, segment_base, 8);
+  WriteLe(header + 24, segment_bytes_, 8);
+  bytes.resize(segment_base + segment_bytes_, 0);
+  for (size_t i = 0; i < segment_payloads_.size(); ++i) {
+    std::copy(segment_payloads_[i].begin(), segment_payloads_[i].end(),
+              bytes.begin() + segment_base + program_.segments[i]->offset);
+  }
+  return bytes;
+}
+
+}  // namespace testing
+}  // namespace memplan

@@ -1,0 +1,101 @@
+// ProgramBuilder: valid ET12 program bytes for tests, fuzz seeds and
+// benchmarks, built with the flatbuffers object API.
+//
+//   memplan::testing::ProgramBuilder b;
+//   b.AddMethod("forward");
+//   uint32_t cpu = b.AddBuffer(64);                      // buffer id 1
+//   uint32_t gpu = b.AddBuffer(128, Device::Cuda(0));    // buffer id 2
+//   int32_t x = b.AddPlannedTensor(ScalarType::FLOAT, {4, 4}, cpu, 0);
+//   int32_t y = b.AddPlannedTensor(ScalarType::FLOAT, {4, 4}, gpu, 0,
+//                                  Device::Cuda(0));
+//   b.AddKernelCall(b.AddOperator("aten::copy"), {x, y});
+//   b.SetInputs({x});
+//   b.SetOutputs({y});
+//   std::vector<uint8_t> bytes = b.Build();
+//
+// To build a hostile program, mutate program() / method() before Build():
+// the builder never validates, so any field can be set to any value.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "runtime/core/device.h"
+#include "schema/program_generated.h"
+
+namespace memplan {
+namespace testing {
+
+// Everything one tensor value carries; fields left at their defaults are
+// omitted from the flatbuffer where the schema allows it.
+struct TensorSpec {
+  executorch_flatbuffer::ScalarType scalar_type =
+      executorch_flatbuffer::ScalarType::FLOAT;
+  std::vector<int32_t> sizes;
+  // Absent: the contiguous order 0..rank-1 is written.
+  std::optional<std::vector<uint8_t>> dim_order;
+  // 0: not planned (no allocation_info); >= 1: a planned buffer id.
+  uint32_t memory_id = 0;
+  uint64_t offset = 0;  // Split into memory_offset_low/high.
+  // Absent: no extra_tensor_info (the tensor is CPU:0).
+  std::optional<Device> device;
+  uint32_t data_buffer_idx = 0;
+};
+
+class ProgramBuilder {
+ public:
+  ProgramBuilder();
+
+  // Starts a new execution plan; later calls add to it. A builder without
+  // any AddMethod call gets a "forward" method on first use.
+  ProgramBuilder& AddMethod(const std::string& name);
+
+  // Appends a planned buffer of `size` bytes on `device` and returns its id
+  // (1, 2, ...). The reserved entry 0 is written on the first call; a
+  // non-CPU device adds a non_const_buffer_device entry.
+  uint32_t AddBuffer(int64_t size, Device device = Device::Cpu());
+
+  // Each Add*Value returns the new value's index in the current method.
+  int32_t AddTensor(const TensorSpec& spec);
+  // A planned tensor on `device`; device CPU:0 writes no extra_tensor_info.
+  int32_t AddPlannedTensor(executorch_flatbuffer::ScalarType scalar_type,
+                           std::vector<int32_t> sizes, uint32_t memory_id,
+                           uint64_t offset, Device device = Device::Cpu());
+  int32_t AddInt(int64_t value);
+  int32_t AddNull();
+  int32_t AddTensorList(std::vector<int32_t> items);
+  int32_t AddOptionalTensorList(std::vector<int32_t> items);
+
+  // Returns the operator's index in the current method.
+  int32_t AddOperator(const std::string& name,
+                      const std::string& overload = "out");
+  // Appends to chain 0 of the current method (created on first use).
+  void AddKernelCall(int32_t op_index, std::vector<int32_t> args);
+  void SetInputs(std::vector<int32_t> inputs);
+  void SetOutputs(std::vector<int32_t> outputs);
+
+  // Appends a data segment holding `payload`; Build() then writes an
+  // extended header and places the payloads after the program (16-aligned).
+  // Returns the segment index.
+  uint32_t AddSegment(std::vector<uint8_t> payload);
+
+  // The object tree to mutate freely before Build().
+  executorch_flatbuffer::ProgramT& program() { return program_; }
+  executorch_flatbuffer::ExecutionPlanT& method();
+
+  // Serializes: file identifier "ET12"; with segments, also the extended
+  // header ("eh00", length 32) and the segment payloads.
+  std::vector<uint8_t> Build() const;
+
+ private:
+  int32_t AddValue(executorch_flatbuffer::KernelTypesUnion value);
+
+  executorch_flatbuffer::ProgramT program_;
+  std::vector<std::vector<uint8_t>> segment_payloads_;
+  uint64_t segment_bytes_ = 0;  // Aligned bytes of the payloads so far.
+};
+
+}  // namespace testing
+}  // namespace memplan
