@@ -1,0 +1,55 @@
+#include "planner/suite.h"
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+
+namespace memplan {
+namespace planner {
+namespace {
+
+using ::testing::ElementsAre;
+using ::testing::Field;
+using ::testing::HasSubstr;
+
+// best_fit and greedy reach 8, naive 12, exact 6 (see exact_test).
+const std::vector<PlanItem> kItems = {
+    {2, 1, 1, 3}, {1, 1, 3, 3}, {2, 1, 3, 4}, {4, 1, 1, 2}, {3, 1, 4, 4}};
+
+TEST(SuiteTest, KeepsTheLowestPlanAndReportsEveryMember) {
+  Result<SuiteResult> suite =
+      RunSuite({"naive", "greedy", "best_fit", "exact"}, kItems, {});
+  ASSERT_TRUE(suite.ok()) << suite.error().ToString();
+  EXPECT_THAT(suite->members,
+              ElementsAre(Field(&SuiteMemberResult::height, 12u),
+                          Field(&SuiteMemberResult::height, 8u),
+                          Field(&SuiteMemberResult::height, 8u),
+                          Field(&SuiteMemberResult::height, 6u)));
+  EXPECT_EQ(suite->best_name, "exact");
+  EXPECT_EQ(suite->best.height, 6u);
+  EXPECT_TRUE(suite->best.proven_optimal);
+  EXPECT_TRUE(suite->members[3].proven_optimal);
+  EXPECT_GE(suite->members[0].seconds, 0.0);
+}
+
+TEST(SuiteTest, TiesGoToTheEarlierMember) {
+  Result<SuiteResult> suite = RunSuite({"best_fit", "greedy"}, kItems, {});
+  ASSERT_TRUE(suite.ok());
+  EXPECT_EQ(suite->best_name, "best_fit");
+  EXPECT_THAT(suite->best.offsets, ElementsAre(4, 0, 6, 0, 0));
+}
+
+TEST(SuiteTest, RejectsUnknownAndEmptyNames) {
+  Result<SuiteResult> unknown = RunSuite({"naive", "tetris"}, kItems, {});
+  ASSERT_FALSE(unknown.ok());
+  EXPECT_EQ(unknown.error().code(), ErrorCode::kNotFound);
+  EXPECT_THAT(unknown.error().message(), HasSubstr("names[1] = \"tetris\""));
+  EXPECT_FALSE(RunSuite({}, kItems, {}).ok());
+}
+
+TEST(SuiteTest, PassesOnAMembersInputError) {
+  EXPECT_FALSE(RunSuite({"naive"}, {{1, 1, 2, 1}}, {}).ok());
+}
+
+}  // namespace
+}  // namespace planner
+}  // namespace memplan
