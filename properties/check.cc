@@ -1,0 +1,367 @@
+#include "properties/check.h"
+
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "properties/lower_bound.h"
+#include "properties/overlap_sweep.h"
+#include "runtime/core/checked_math.h"
+
+namespace memplan {
+namespace properties {
+namespace {
+
+constexpr size_t kNone = static_cast<size_t>(-1);
+
+class Checker {
+ public:
+  Checker(const Plan& plan, const CheckOptions& options)
+      : plan_(plan), options_(options) {}
+
+  Report Run() {
+    CheckBuffers();
+    CheckDeviceMap();
+    ResolveBases();
+    std::vector<std::vector<size_t>> per_buffer(plan_.buffers.size());
+    placed_.assign(plan_.allocations.size(), false);
+    for (size_t i = 0; i < plan_.allocations.size(); ++i) {
+      size_t buffer = CheckAllocation(i);
+      if (buffer != kNone) per_buffer[buffer].push_back(i);
+    }
+    ResolveFamilies();
+    for (size_t i = 0; i < plan_.allocations.size(); ++i) CheckAlias(i);
+    for (size_t b = 0; b < plan_.buffers.size(); ++b) {
+      if (buffer_is_canonical_[b]) CheckBuffer(b, per_buffer[b]);
+    }
+    return std::move(report_);
+  }
+
+ private:
+  void Add(ViolationCode code, const std::string& message) {
+    uint64_t& count = report_.counts[static_cast<int>(code)];
+    ++count;
+    if (count <= options_.max_violations_per_code) {
+      report_.violations.push_back({code, message});
+    }
+  }
+
+  std::string BufferName(size_t b) const {
+    const Buffer& buffer = plan_.buffers[b];
+    return "buffer " + std::to_string(buffer.mem_id) + " (" +
+           buffer.device.ToString() + ")";
+  }
+
+  void CheckBuffers() {
+    buffer_is_canonical_.assign(plan_.buffers.size(), false);
+    for (size_t b = 0; b < plan_.buffers.size(); ++b) {
+      const Buffer& buffer = plan_.buffers[b];
+      std::string where = "buffers[" + std::to_string(b) + "]";
+      if (buffer.mem_id <= 0) {
+        Add(ViolationCode::kBufferMap,
+            "buffer_map: " + where +
+                ".mem_id = " + std::to_string(buffer.mem_id) +
+                ", must be >= 1 (0 is reserved for constants)");
+        continue;
+      }
+      auto [it, inserted] = buffer_by_mem_id_.emplace(buffer.mem_id, b);
+      if (!inserted) {
+        Add(ViolationCode::kBufferMap,
+            "buffer_map: " + where + " duplicates mem_id " +
+                std::to_string(buffer.mem_id) + " of buffers[" +
+                std::to_string(it->second) + "]");
+        continue;
+      }
+      buffer_is_canonical_[b] = true;
+      if (!IsKnownDeviceType(static_cast<int>(buffer.device.type))) {
+        Add(ViolationCode::kBufferMap,
+            "buffer_map: " + where + " (mem_id " +
+                std::to_string(buffer.mem_id) + ") has unknown device type " +
+                std::to_string(static_cast<int>(buffer.device.type)) +
+                ", must be < " + std::to_string(kNumDeviceTypes));
+      }
+      if (buffer.size < 0) {
+        Add(ViolationCode::kBounds,
+            "bounds: " + where + ".size = " + std::to_string(buffer.size) +
+                ", must be >= 0");
+      }
+    }
+  }
+
+  void CheckDeviceMap() {
+    std::unordered_map<int64_t, size_t> seen;
+    for (size_t e = 0; e < plan_.device_map.size(); ++e) {
+      const BufferDeviceEntry& entry = plan_.device_map[e];
+      std::string where = "non_const_buffer_device[" + std::to_string(e) + "]";
+      if (entry.buffer_index == 0) {
+        Add(ViolationCode::kBufferMap,
+            "buffer_map: " + where +
+                ".buffer_idx = 0, the reserved constant buffer");
+      } else if (buffer_by_mem_id_.count(entry.buffer_index) == 0) {
+        Add(ViolationCode::kBufferMap,
+            "buffer_map: " + where + ".buffer_idx = " +
+                std::to_string(entry.buffer_index) + ", must be in [1, " +
+                std::to_string(plan_.buffers.size()) + "]");
+      }
+      auto [it, inserted] = seen.emplace(entry.buffer_index, e);
+      if (!inserted) {
+        Add(ViolationCode::kBufferMap, "buffer_map: " + where +
+                                           " duplicates buffer_idx " +
+                                           std::to_string(entry.buffer_index) +
+                                           " of non_const_buffer_device[" +
+                                           std::to_string(it->second) + "]");
+      }
+      if (!IsKnownDeviceType(entry.raw_device_type)) {
+        Add(ViolationCode::kBufferMap,
+            "buffer_map: " + where +
+                ".device_type = " + std::to_string(entry.raw_device_type) +
+                ", must be < " + std::to_string(kNumDeviceTypes));
+      }
+    }
+  }
+
+  // base_[i]: index of allocation i's alias base, kNone when it has none.
+  void ResolveBases() {
+    const auto& allocations = plan_.allocations;
+    base_.assign(allocations.size(), kNone);
+    bool any_alias = false;
+    for (const Allocation& a : allocations) any_alias |= a.alias_of.has_value();
+    if (!any_alias) return;
+    std::unordered_map<std::string, size_t> by_id;
+    for (size_t i = 0; i < allocations.size(); ++i) {
+      by_id.emplace(allocations[i].id, i);
+    }
+    for (size_t i = 0; i < allocations.size(); ++i) {
+      const Allocation& a = allocations[i];
+      if (!a.alias_of) continue;
+      auto it = by_id.find(*a.alias_of);
+      if (it == by_id.end()) {
+        Add(ViolationCode::kAlias, "alias: " + a.id + " is an alias of " +
+                                       *a.alias_of + ", which does not exist");
+      } else {
+        base_[i] = it->second;
+      }
+    }
+  }
+
+  // family_[i]: the root of i's alias chain; members of a cycle are their
+  // own roots (the cycle is reported once).
+  void ResolveFamilies() {
+    const size_t n = plan_.allocations.size();
+    family_.assign(n, kNone);
+    std::vector<uint8_t> state(n, 0);  // 0 new, 1 on the current chain, 2 done
+    std::vector<size_t> chain;
+    for (size_t start = 0; start < n; ++start) {
+      if (state[start] == 2) continue;
+      chain.clear();
+      size_t node = start;
+      size_t root = kNone;
+      while (true) {
+        if (state[node] == 2) {
+          root = family_[node];
+          break;
+        }
+        if (state[node] == 1) {
+          ReportCycle(chain, node);
+          break;
+        }
+        state[node] = 1;
+        chain.push_back(node);
+        if (base_[node] == kNone) {
+          root = node;
+          break;
+        }
+        node = base_[node];
+      }
+      for (auto it = chain.rbegin(); it != chain.rend(); ++it) {
+        if (family_[*it] == kNone) {
+          family_[*it] = root == kNone ? *it : root;
+        }
+        root = family_[*it];
+        state[*it] = 2;
+      }
+    }
+  }
+
+  void ReportCycle(const std::vector<size_t>& chain, size_t entry) {
+    std::string path;
+    bool in_cycle = false;
+    for (size_t node : chain) {
+      in_cycle = in_cycle || node == entry;
+      if (!in_cycle) continue;
+      family_[node] = node;
+      path += plan_.allocations[node].id + " -> ";
+    }
+    path += plan_.allocations[entry].id;
+    Add(ViolationCode::kAlias, "alias: cycle " + path);
+  }
+
+  // Checks one allocation on its own; returns its buffer's index when its
+  // bytes and lifetime are sound enough for the overlap sweep.
+  size_t CheckAllocation(size_t i) {
+    const Allocation& a = plan_.allocations[i];
+    bool lifetime_ok = true;
+    if (a.lifetime.first > a.lifetime.last) {
+      Add(ViolationCode::kLifetime,
+          "lifetime: " + DescribeAllocation(a) + " starts after it ends");
+      lifetime_ok = false;
+    } else if (a.lifetime.first < 0 ||
+               (plan_.end_time && a.lifetime.last > *plan_.end_time)) {
+      Add(ViolationCode::kLifetime,
+          "lifetime: " + DescribeAllocation(a) +
+              " lies outside the program [0," +
+              (plan_.end_time ? std::to_string(*plan_.end_time) : "...") + "]");
+      lifetime_ok = false;
+    }
+
+    if (!a.device) {
+      Add(ViolationCode::kDeviceInfo, "device_info: " + a.id + " (" +
+                                          AllocationKindName(a.kind) +
+                                          ") carries no device");
+    } else if (!IsKnownDeviceType(static_cast<int>(a.device->type))) {
+      Add(ViolationCode::kDeviceInfo, "device_info: " + a.id +
+                                          " has unknown device " +
+                                          a.device->ToString());
+    }
+
+    bool alignment_ok =
+        a.alignment >= 1 && (a.alignment & (a.alignment - 1)) == 0;
+    if (!alignment_ok) {
+      Add(ViolationCode::kAlignment, "alignment: " + a.id + " alignment " +
+                                         std::to_string(a.alignment) +
+                                         " is not a power of two >= 1");
+    } else if (a.offset >= 0 && a.offset % a.alignment != 0) {
+      Add(ViolationCode::kAlignment, "alignment: " + DescribeAllocation(a) +
+                                         " offset " + std::to_string(a.offset) +
+                                         " is not a multiple of " +
+                                         std::to_string(a.alignment));
+    }
+
+    auto found = buffer_by_mem_id_.find(a.mem_id);
+    if (found == buffer_by_mem_id_.end()) {
+      Add(ViolationCode::kBounds,
+          "bounds: " + DescribeAllocation(a) + " names buffer " +
+              std::to_string(a.mem_id) + ", which does not exist");
+      return kNone;
+    }
+    const size_t b = found->second;
+    const Buffer& buffer = plan_.buffers[b];
+    if (a.device && IsKnownDeviceType(static_cast<int>(a.device->type)) &&
+        *a.device != buffer.device) {
+      Add(ViolationCode::kCrossDevice, "cross_device: " + a.id + " on " +
+                                           a.device->ToString() + " in " +
+                                           BufferName(b));
+    }
+    int64_t end = 0;
+    if (a.offset < 0 || a.size < 0) {
+      Add(ViolationCode::kBounds, "bounds: " + DescribeAllocation(a) + " in " +
+                                      BufferName(b) +
+                                      " has a negative offset or size");
+      return b;
+    }
+    if (!CheckedAdd(a.offset, a.size, &end)) {
+      Add(ViolationCode::kBounds, "bounds: " + DescribeAllocation(a) + " in " +
+                                      BufferName(b) +
+                                      ": offset + size overflows 64 bits");
+      return b;
+    }
+    if (end > buffer.size) {
+      Add(ViolationCode::kBounds,
+          "bounds: " + DescribeAllocation(a) + " ends past " + BufferName(b) +
+              " of size " + std::to_string(buffer.size));
+      return b;
+    }
+    placed_[i] = lifetime_ok;
+    return b;
+  }
+
+  void CheckAlias(size_t i) {
+    const size_t base_index = base_[i];
+    if (base_index == kNone || family_[i] == i) return;  // None, or a cycle.
+    const Allocation& a = plan_.allocations[i];
+    const Allocation& base = plan_.allocations[base_index];
+    if (a.device && base.device && *a.device != *base.device) {
+      Add(ViolationCode::kDeviceInfo,
+          "device_info: " + std::string(AllocationKindName(a.kind)) + " " +
+              a.id + " on " + a.device->ToString() + ", its base " + base.id +
+              " on " + base.device->ToString());
+    }
+    if (a.mem_id != base.mem_id) {
+      Add(ViolationCode::kAlias, "alias: " + a.id + " in buffer " +
+                                     std::to_string(a.mem_id) + " aliases " +
+                                     base.id + " in buffer " +
+                                     std::to_string(base.mem_id));
+      return;
+    }
+    // 128-bit ends: the bounds check reports overflow, this one must not
+    // misjudge it.
+    __int128 a_end = static_cast<__int128>(a.offset) + a.size;
+    __int128 base_end = static_cast<__int128>(base.offset) + base.size;
+    if (a.offset < base.offset || a_end > base_end) {
+      Add(ViolationCode::kAlias, "alias: " + DescribeAllocation(a) +
+                                     " lies outside its base " +
+                                     DescribeAllocation(base));
+    }
+  }
+
+  void CheckBuffer(size_t b, const std::vector<size_t>& members) {
+    const Buffer& buffer = plan_.buffers[b];
+    BufferQuality quality;
+    quality.mem_id = buffer.mem_id;
+    quality.device = buffer.device;
+    quality.size = buffer.size;
+    quality.num_allocations = members.size();
+    std::vector<OverlapItem> items;
+    std::vector<size_t> item_allocation;
+    std::vector<LiveInterval> live;
+    for (size_t i : members) {
+      if (!placed_[i]) continue;
+      const Allocation& a = plan_.allocations[i];
+      uint64_t begin = static_cast<uint64_t>(a.offset);
+      uint64_t end = begin + static_cast<uint64_t>(a.size);
+      quality.high_water = std::max(quality.high_water, end);
+      if (base_[i] == kNone) {
+        live.push_back(
+            {a.lifetime.first, a.lifetime.last, static_cast<uint64_t>(a.size)});
+      }
+      if (a.size == 0) continue;
+      items.push_back(
+          {begin, end, a.lifetime.first, a.lifetime.last, family_[i]});
+      item_allocation.push_back(i);
+    }
+    quality.lower_bound = MaxLiveBytes(live);
+    report_.buffers.push_back(quality);
+
+    OverlapFindings findings =
+        FindOverlapsSweep(items, options_.max_violations_per_code);
+    for (const OverlapPair& pair : findings.pairs) {
+      Add(ViolationCode::kOverlap,
+          "overlap: " +
+              DescribeAllocation(plan_.allocations[item_allocation[pair.a]]) +
+              " and " +
+              DescribeAllocation(plan_.allocations[item_allocation[pair.b]]) +
+              " in " + BufferName(b));
+    }
+    // Pairs found beyond the kept messages still count.
+    report_.counts[static_cast<int>(ViolationCode::kOverlap)] +=
+        findings.count - findings.pairs.size();
+  }
+
+  const Plan& plan_;
+  const CheckOptions& options_;
+  Report report_;
+  std::unordered_map<MemId, size_t> buffer_by_mem_id_;
+  std::vector<bool> buffer_is_canonical_;
+  std::vector<size_t> base_;
+  std::vector<size_t> family_;
+  std::vector<bool> placed_;
+};
+
+}  // namespace
+
+Report Check(const Plan& plan, const CheckOptions& options) {
+  return Checker(plan, options).Run();
+}
+
+}  // namespace properties
+}  // namespace memplan

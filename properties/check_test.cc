@@ -1,0 +1,246 @@
+#include "properties/check.h"
+
+#include <string>
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+
+namespace memplan {
+namespace properties {
+namespace {
+
+using ::testing::AllOf;
+using ::testing::Contains;
+using ::testing::Field;
+using ::testing::HasSubstr;
+using ::testing::Not;
+
+Allocation Alloc(std::string id, MemId mem_id, Offset offset, Offset size,
+                 TimeValue first, TimeValue last,
+                 Device device = Device::Cpu()) {
+  Allocation a;
+  a.id = std::move(id);
+  a.mem_id = mem_id;
+  a.offset = offset;
+  a.size = size;
+  a.lifetime = {first, last};
+  a.device = device;
+  return a;
+}
+
+// Two buffers (cpu, cuda:0), reuse in time, a view inside its base.
+Plan ValidPlan() {
+  Plan plan;
+  plan.buffers = {{1, 256, Device::Cpu()}, {2, 128, Device::Cuda(0)}};
+  plan.allocations = {
+      Alloc("t0", 1, 0, 64, 0, 2),
+      Alloc("t1", 1, 64, 64, 1, 3),
+      Alloc("t2", 1, 0, 64, 3, 5),  // Reuses t0's bytes after t0 died.
+      Alloc("t3", 2, 0, 128, 0, 5, Device::Cuda(0)),
+      Alloc("v3", 2, 32, 32, 2, 4, Device::Cuda(0)),
+  };
+  plan.allocations[4].kind = AllocationKind::kView;
+  plan.allocations[4].alias_of = "t3";
+  plan.allocations[1].alignment = 64;
+  plan.end_time = 5;
+  return plan;
+}
+
+auto HasCode(ViolationCode code, const std::string& text) {
+  return Contains(AllOf(Field(&Violation::code, code),
+                        Field(&Violation::message, HasSubstr(text))));
+}
+
+TEST(CheckTest, ValidPlanHasNoViolationsAndReportsQuality) {
+  Report report = Check(ValidPlan());
+  EXPECT_TRUE(report.ok()) << FormatText(report);
+  ASSERT_EQ(report.buffers.size(), 2u);
+  // Buffer 1: t0 and t1 live together at times 1..2 -> 128 bytes.
+  EXPECT_EQ(report.buffers[0].lower_bound, 128u);
+  EXPECT_EQ(report.buffers[0].high_water, 128u);
+  EXPECT_DOUBLE_EQ(*report.buffers[0].ratio(), 2.0);
+  // Buffer 2: the view owns no bytes.
+  EXPECT_EQ(report.buffers[1].lower_bound, 128u);
+}
+
+TEST(CheckTest, Overlap) {
+  Plan plan = ValidPlan();
+  plan.allocations[2].lifetime.first = 2;  // t2 now meets t0 at time 2.
+  Report report = Check(plan);
+  EXPECT_EQ(report.count(ViolationCode::kOverlap), 1u);
+  EXPECT_THAT(report.violations,
+              HasCode(ViolationCode::kOverlap,
+                      "overlap: t0 [0,2] bytes [0,64) and t2 [2,5] bytes "
+                      "[0,64) in buffer 1 (cpu)"));
+}
+
+TEST(CheckTest, AliasOfAnAliasDoesNotOverlapItsFamily) {
+  Plan plan = ValidPlan();
+  Allocation w = Alloc("w3", 2, 40, 8, 3, 4, Device::Cuda(0));
+  w.kind = AllocationKind::kView;
+  w.alias_of = "v3";
+  plan.allocations.push_back(w);
+  EXPECT_TRUE(Check(plan).ok());
+  // A stranger on the same bytes is an overlap with the base.
+  plan.allocations.push_back(Alloc("x", 2, 40, 8, 3, 3, Device::Cuda(0)));
+  EXPECT_EQ(Check(plan).count(ViolationCode::kOverlap), 1u);
+}
+
+TEST(CheckTest, CrossDevice) {
+  Plan plan = ValidPlan();
+  plan.allocations[0].device = Device::Cuda(1);
+  Report report = Check(plan);
+  EXPECT_THAT(report.violations, HasCode(ViolationCode::kCrossDevice,
+                                         "t0 on cuda:1 in buffer 1 (cpu)"));
+}
+
+TEST(CheckTest, DeviceInfo) {
+  Plan plan = ValidPlan();
+  plan.allocations[0].device.reset();
+  plan.allocations[1].device = Device{static_cast<DeviceType>(9), 0};
+  plan.allocations[4].device = Device::Cpu();  // The view leaves its base.
+  Report report = Check(plan);
+  EXPECT_EQ(report.count(ViolationCode::kDeviceInfo), 3u);
+  EXPECT_THAT(report.violations, HasCode(ViolationCode::kDeviceInfo,
+                                         "t0 (plain) carries no device"));
+  EXPECT_THAT(report.violations,
+              HasCode(ViolationCode::kDeviceInfo, "t1 has unknown device"));
+  EXPECT_THAT(report.violations,
+              HasCode(ViolationCode::kDeviceInfo,
+                      "view v3 on cpu, its base t3 on cuda:0"));
+}
+
+TEST(CheckTest, Bounds) {
+  Plan plan = ValidPlan();
+  plan.allocations[1].offset = 256;  // [256, 320) in a 256-byte buffer.
+  plan.allocations[0].mem_id = 7;
+  plan.allocations[2].offset = INT64_MAX - 8;  // offset + size overflows.
+  plan.allocations[2].alignment = 1;
+  Report report = Check(plan);
+  EXPECT_EQ(report.count(ViolationCode::kBounds), 3u);
+  EXPECT_THAT(
+      report.violations,
+      HasCode(ViolationCode::kBounds, "ends past buffer 1 (cpu) of size 256"));
+  EXPECT_THAT(
+      report.violations,
+      HasCode(ViolationCode::kBounds, "names buffer 7, which does not exist"));
+  EXPECT_THAT(report.violations,
+              HasCode(ViolationCode::kBounds, "overflows 64 bits"));
+}
+
+TEST(CheckTest, NegativeOffsetIsABoundsViolation) {
+  Plan plan = ValidPlan();
+  plan.allocations[0].offset = -64;
+  EXPECT_THAT(Check(plan).violations,
+              HasCode(ViolationCode::kBounds, "negative offset or size"));
+}
+
+TEST(CheckTest, Alignment) {
+  Plan plan = ValidPlan();
+  plan.allocations[1].offset = 96;
+  plan.allocations[1].size = 32;
+  plan.allocations[0].alignment = 3;
+  Report report = Check(plan);
+  EXPECT_EQ(report.count(ViolationCode::kAlignment), 2u);
+  EXPECT_THAT(report.violations, HasCode(ViolationCode::kAlignment,
+                                         "offset 96 is not a multiple of 64"));
+  EXPECT_THAT(report.violations, HasCode(ViolationCode::kAlignment,
+                                         "alignment 3 is not a power of two"));
+}
+
+TEST(CheckTest, BufferMap) {
+  Plan plan = ValidPlan();
+  plan.buffers.push_back({0, 16, Device::Cpu()});
+  plan.buffers.push_back({2, 16, Device::Cuda(0)});
+  plan.buffers.push_back({3, 16, Device{static_cast<DeviceType>(5), 0}});
+  plan.device_map = {{2, 1, 0}, {2, 1, 0}, {9, 1, 0}, {0, 1, 0}, {3, 4, 0}};
+  Report report = Check(plan);
+  EXPECT_THAT(report.violations,
+              HasCode(ViolationCode::kBufferMap, "mem_id = 0"));
+  EXPECT_THAT(report.violations, HasCode(ViolationCode::kBufferMap,
+                                         "buffers[3] duplicates mem_id 2"));
+  EXPECT_THAT(report.violations,
+              HasCode(ViolationCode::kBufferMap, "unknown device type 5"));
+  EXPECT_THAT(report.violations,
+              HasCode(ViolationCode::kBufferMap,
+                      "non_const_buffer_device[1] duplicates buffer_idx 2"));
+  EXPECT_THAT(report.violations, HasCode(ViolationCode::kBufferMap,
+                                         "buffer_idx = 9, must be in [1, 5]"));
+  EXPECT_THAT(report.violations, HasCode(ViolationCode::kBufferMap,
+                                         "buffer_idx = 0, the reserved"));
+  EXPECT_THAT(report.violations, HasCode(ViolationCode::kBufferMap,
+                                         "device_type = 4, must be < 2"));
+  EXPECT_EQ(report.count(ViolationCode::kBufferMap), 7u);
+}
+
+TEST(CheckTest, Lifetime) {
+  Plan plan = ValidPlan();
+  plan.allocations[0].lifetime = {2, 1};
+  plan.allocations[1].lifetime = {1, 6};  // end_time is 5.
+  Report report = Check(plan);
+  EXPECT_EQ(report.count(ViolationCode::kLifetime), 2u);
+  EXPECT_THAT(report.violations, HasCode(ViolationCode::kLifetime,
+                                         "t0 [2,1] bytes [0,64) starts after"));
+  EXPECT_THAT(report.violations,
+              HasCode(ViolationCode::kLifetime, "outside the program [0,5]"));
+}
+
+TEST(CheckTest, Alias) {
+  Plan plan = ValidPlan();
+  plan.allocations[4].offset = 112;  // [112, 144) leaves t3's [0, 128).
+  Allocation missing = Alloc("m", 1, 128, 8, 0, 0);
+  missing.alias_of = "nobody";
+  Allocation a = Alloc("a", 1, 200, 8, 0, 0), b = Alloc("b", 1, 200, 8, 0, 0);
+  a.alias_of = "b";
+  b.alias_of = "a";
+  Allocation other = Alloc("o", 1, 136, 8, 4, 4);
+  other.alias_of = "t3";  // t3 lives in buffer 2.
+  plan.allocations.insert(plan.allocations.end(), {missing, a, b, other});
+  Report report = Check(plan);
+  EXPECT_THAT(
+      report.violations,
+      HasCode(ViolationCode::kAlias, "v3 [2,4] bytes [112,144) lies outside"));
+  EXPECT_THAT(report.violations,
+              HasCode(ViolationCode::kAlias,
+                      "m is an alias of nobody, which does not"));
+  EXPECT_THAT(report.violations,
+              HasCode(ViolationCode::kAlias, "cycle a -> b -> a"));
+  EXPECT_THAT(
+      report.violations,
+      HasCode(ViolationCode::kAlias, "o in buffer 1 aliases t3 in buffer 2"));
+  EXPECT_EQ(report.count(ViolationCode::kAlias), 4u);
+  // The cycle's members are unrelated for the overlap check.
+  EXPECT_EQ(report.count(ViolationCode::kOverlap), 1u);
+}
+
+TEST(CheckTest, ViolationsAreCappedPerCodeButCounted) {
+  Plan plan;
+  plan.buffers = {{1, 8, Device::Cpu()}};
+  for (int i = 0; i < 50; ++i) {
+    plan.allocations.push_back(Alloc("t" + std::to_string(i), 1, 0, 8, 0, 0));
+  }
+  CheckOptions options;
+  options.max_violations_per_code = 5;
+  Report report = Check(plan, options);
+  EXPECT_EQ(report.count(ViolationCode::kOverlap), 49u);
+  EXPECT_EQ(report.violations.size(), 5u);
+  EXPECT_THAT(FormatText(report), HasSubstr("... and 44 more overlap"));
+}
+
+TEST(CheckTest, ReportsInBothFormats) {
+  Plan plan = ValidPlan();
+  plan.allocations[0].alignment = 3;
+  Report report = Check(plan);
+  std::string text = FormatText(report);
+  EXPECT_THAT(text, HasSubstr("INVALID: 1 violation(s)"));
+  EXPECT_LT(text.find("alignment:"), text.find("buffers:"));
+  std::string json = FormatJson(report);
+  EXPECT_THAT(json, HasSubstr("\"valid\":false"));
+  EXPECT_THAT(json, HasSubstr("\"alignment\":1"));
+  EXPECT_THAT(json, HasSubstr("\"device\":\"cuda:0\""));
+  EXPECT_THAT(json, Not(HasSubstr("\"overlap\":1")));
+}
+
+}  // namespace
+}  // namespace properties
+}  // namespace memplan

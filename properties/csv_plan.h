@@ -1,0 +1,29 @@
+// Plans from MiniMalloc-style CSV: a header naming the columns `id`,
+// `lower`, `upper`, `size`, `offset` (any order; `alignment` optional), one
+// allocation a row, lifetime [lower, upper) half-open. All rows share one
+// buffer (mem_id 1) whose size is max(offset + size) unless a comment line
+// `# buffer_size: N` or CsvPlanOptions::buffer_size gives it.
+#pragma once
+
+#include <optional>
+#include <string_view>
+
+#include "properties/plan.h"
+#include "runtime/core/result.h"
+
+namespace memplan {
+namespace properties {
+
+struct CsvPlanOptions {
+  std::optional<Offset> buffer_size;  // Wins over a `# buffer_size:` comment.
+  Offset alignment = 1;               // For rows without an alignment column.
+  Device device;                      // Of the buffer and every allocation.
+};
+
+// A CSV without an `offset` column is a problem, not a plan: it is refused
+// with an error that says "no offsets".
+Result<Plan> PlanFromCsv(std::string_view text,
+                         const CsvPlanOptions& options = {});
+
+}  // namespace properties
+}  // namespace memplan

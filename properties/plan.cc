@@ -1,0 +1,50 @@
+#include "properties/plan.h"
+
+namespace memplan {
+namespace properties {
+namespace {
+
+constexpr std::pair<AllocationKind, const char*> kKindNames[] = {
+    {AllocationKind::kPlain, "plain"},
+    {AllocationKind::kInput, "input"},
+    {AllocationKind::kOutput, "output"},
+    {AllocationKind::kConstant, "constant"},
+    {AllocationKind::kMutable, "mutable"},
+    {AllocationKind::kView, "view"},
+    {AllocationKind::kInPlace, "in_place"},
+    {AllocationKind::kScratch, "scratch"},
+};
+
+}  // namespace
+
+const char* AllocationKindName(AllocationKind kind) {
+  for (const auto& [k, name] : kKindNames) {
+    if (k == kind) return name;
+  }
+  return "unknown";
+}
+
+std::optional<AllocationKind> ParseAllocationKind(std::string_view name) {
+  for (const auto& [k, known] : kKindNames) {
+    if (name == known) return k;
+  }
+  return std::nullopt;
+}
+
+std::string DescribeAllocation(const Allocation& a) {
+  // The end is printed as a 128-bit sum so that an overflowing range still
+  // reads as the numbers the file gave.
+  __int128 end = static_cast<__int128>(a.offset) + a.size;
+  std::string end_text;
+  if (end >= INT64_MIN && end <= INT64_MAX) {
+    end_text = std::to_string(static_cast<int64_t>(end));
+  } else {
+    end_text = std::to_string(a.offset) + "+" + std::to_string(a.size);
+  }
+  return a.id + " [" + std::to_string(a.lifetime.first) + "," +
+         std::to_string(a.lifetime.last) + "] bytes [" +
+         std::to_string(a.offset) + "," + end_text + ")";
+}
+
+}  // namespace properties
+}  // namespace memplan

@@ -1,0 +1,88 @@
+// The neutral plan model every adapter produces and the oracle judges:
+// buffers, and allocations placed in them with a lifetime and a device.
+// Values are stored as a file states them (negative offsets, unknown
+// devices, cycles of aliases) so that check() can name what is wrong.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "runtime/core/device.h"
+
+namespace memplan {
+namespace properties {
+
+// Byte positions and sizes; signed so that a negative offset in a file is
+// reported by the bounds check instead of wrapping.
+using Offset = int64_t;
+// Positions in execution order; a lifetime is [first, last], inclusive.
+using TimeValue = int64_t;
+using MemId = int64_t;
+
+// What an allocation is; views and in-place outputs alias a base.
+enum class AllocationKind : uint8_t {
+  kPlain = 0,
+  kInput,
+  kOutput,
+  kConstant,
+  kMutable,
+  kView,
+  kInPlace,
+  kScratch,
+};
+
+inline bool IsAliasKind(AllocationKind kind) {
+  return kind == AllocationKind::kView || kind == AllocationKind::kInPlace;
+}
+// "plain", "input", "output", "constant", "mutable", "view", "in_place",
+// "scratch" (the planner's spec-kind keywords).
+const char* AllocationKindName(AllocationKind kind);
+std::optional<AllocationKind> ParseAllocationKind(std::string_view name);
+
+struct Lifetime {
+  TimeValue first = 0;  // First position at which the allocation is live.
+  TimeValue last = 0;   // Last position at which it is live.
+};
+
+struct Buffer {
+  MemId mem_id = 1;  // Planned buffers are numbered from 1; 0 is reserved.
+  Offset size = 0;   // Bytes.
+  Device device;     // May hold an unknown device type read from a file.
+};
+
+struct Allocation {
+  std::string id;
+  AllocationKind kind = AllocationKind::kPlain;
+  MemId mem_id = 1;
+  Offset offset = 0;
+  Offset size = 0;
+  Lifetime lifetime;
+  std::optional<Device> device;         // Absent: the spec carried no device.
+  Offset alignment = 1;                 // Must be a power of two >= 1.
+  std::optional<std::string> alias_of;  // Id of the base of a view/in-place.
+};
+
+// One entry of a program's sparse buffer-to-device map, as stored; the
+// adapters for plans without such a map leave Plan::device_map empty.
+struct BufferDeviceEntry {
+  int64_t buffer_index = 0;  // Index into non_const_buffer_sizes.
+  int raw_device_type = 0;   // DeviceType as stored (may be unknown).
+  int device_index = 0;
+};
+
+struct Plan {
+  std::vector<Buffer> buffers;
+  std::vector<Allocation> allocations;
+  std::vector<BufferDeviceEntry> device_map;
+  // Last position of the program when known: lifetimes lie in [0, end_time].
+  std::optional<TimeValue> end_time;
+};
+
+// "t3 [2,5] bytes [64,128)": how messages name an allocation.
+std::string DescribeAllocation(const Allocation& allocation);
+
+}  // namespace properties
+}  // namespace memplan

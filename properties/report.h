@@ -1,0 +1,71 @@
+// What the oracle found: violations, each with a stable code, and the
+// quality of every buffer; rendered as a human report or as JSON.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "properties/plan.h"
+
+namespace memplan {
+namespace properties {
+
+// Stable codes of DESIGN.md's invariant table; the order is the report's.
+enum class ViolationCode : uint8_t {
+  kOverlap = 0,
+  kCrossDevice,
+  kDeviceInfo,
+  kBounds,
+  kAlignment,
+  kBufferMap,
+  kLifetime,
+  kAlias,
+};
+inline constexpr int kNumViolationCodes = 8;
+
+// "overlap", "cross_device", "device_info", "bounds", "alignment",
+// "buffer_map", "lifetime", "alias".
+const char* ViolationCodeName(ViolationCode code);
+
+struct Violation {
+  ViolationCode code = ViolationCode::kOverlap;
+  std::string message;  // Names the allocations, lifetimes and byte ranges.
+};
+
+// Quality of one buffer; reported, never a violation.
+struct BufferQuality {
+  MemId mem_id = 0;
+  Device device;
+  Offset size = 0;           // Planned (declared) bytes.
+  uint64_t lower_bound = 0;  // Max over time of live bytes of non-aliases.
+  uint64_t high_water = 0;   // Max offset + size of its allocations.
+  uint64_t num_allocations = 0;
+  // size / lower_bound; absent when the lower bound is 0.
+  std::optional<double> ratio() const;
+};
+
+struct Report {
+  // At most CheckOptions::max_violations_per_code messages per code.
+  std::vector<Violation> violations;
+  // Every violation found, reported or not, per code.
+  std::array<uint64_t, kNumViolationCodes> counts{};
+  std::vector<BufferQuality> buffers;
+
+  bool ok() const;
+  uint64_t count(ViolationCode code) const {
+    return counts[static_cast<int>(code)];
+  }
+  uint64_t total_violations() const;
+};
+
+// Violations first (grouped by code, with "... and N more"), then quality.
+std::string FormatText(const Report& report);
+// {"valid":..., "counts":{code:n}, "violations":[{code,message}],
+//  "buffers":[{mem_id,device,size,lower_bound,high_water,ratio,...}]}.
+std::string FormatJson(const Report& report);
+
+}  // namespace properties
+}  // namespace memplan
