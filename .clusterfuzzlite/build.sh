@@ -1,0 +1,55 @@
+#!/bin/bash -eu
+# Builds every memplan fuzz target without Bazel, as OSS-Fuzz/ClusterFuzzLite
+# do: $CXX/$CXXFLAGS for the code, $LIB_FUZZING_ENGINE at link time, output
+# binaries, <target>_seed_corpus.zip and <target>.dict into $OUT.
+cd "${SRC}/memplan" 2>/dev/null || cd "$(dirname "$0")/.."
+root="$(pwd)"
+work="${WORK:-$(mktemp -d)}/memplan"
+mkdir -p "$work/gen/schema" "$work/obj" "$OUT"
+
+# The schema header, generated as the Bazel genrule does.
+"${FLATC:-flatc}" --cpp --scoped-enums --gen-object-api --reflect-names \
+  -o "$work/gen/schema" schema/program.fbs schema/scalar_type.fbs
+
+flags=(-std=c++17 -I"$root" -I"$work/gen" ${CXXFLAGS})
+# The fuzz targets use the CUDA runtime only where a toolkit exists.
+if [[ -f /usr/local/cuda/include/cuda_runtime.h &&
+      -f /usr/local/cuda/lib64/libcudart_static.a && -z "${MEMPLAN_NO_CUDA:-}" ]]; then
+  flags+=(-DMEMPLAN_HAVE_CUDA=1 -isystem /usr/local/cuda/include)
+  cuda_libs=(/usr/local/cuda/lib64/libcudart_static.a -ldl -lpthread -lrt)
+else
+  cuda_libs=()
+fi
+
+# Every library source of the layers below fuzz/ (tests, benchmarks and
+# mains excluded), compiled once.
+objects=()
+while IFS= read -r src; do
+  obj="$work/obj/${src//\//_}.o"
+  $CXX "${flags[@]}" -c "$src" -o "$obj"
+  objects+=("$obj")
+done < <(find runtime planner properties fuzz -name '*.cc' \
+           ! -name '*_test.cc' ! -name '*_main.cc' ! -name '*_benchmark.cc' \
+           ! -name '*_fuzzer.cc' ! -name 'replay_main.cc' | sort)
+ar rcs "$work/libmemplan.a" "${objects[@]}"
+
+dict_for() {
+  case "$1" in
+    program_*) echo fuzz/program.dict ;;
+    *) echo "" ;;
+  esac
+}
+
+for src in fuzz/*_fuzzer.cc; do
+  target="$(basename "$src" .cc)"
+  $CXX "${flags[@]}" "$src" -o "$OUT/$target" $LIB_FUZZING_ENGINE \
+    "$work/libmemplan.a" \
+    "${cuda_libs[@]}"
+  if [[ -d "corpus/$target" ]]; then
+    rm -f "$OUT/${target}_seed_corpus.zip"
+    (cd "corpus/$target" && zip -q -r -j "$OUT/${target}_seed_corpus.zip" .)
+  fi
+  dict="$(dict_for "$target")"
+  if [[ -n "$dict" ]]; then cp "$dict" "$OUT/$target.dict"; fi
+  echo "built $OUT/$target"
+done

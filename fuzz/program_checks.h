@@ -1,0 +1,27 @@
+// Structural facts every accepted program must satisfy, rechecked straight
+// from the flatbuffer so that a fuzz target does not trust the validator it
+// is testing.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "runtime/program.h"
+
+namespace memplan {
+namespace fuzz {
+
+// Element bytes of a scalar type from the schema's own table (kept apart from
+// the runtime's ScalarTypeSize on purpose); 0 for an unknown type.
+uint64_t ElementSize(executorch_flatbuffer::ScalarType type);
+
+// Checks method `index` of an accepted program: buffer count and sizes,
+// the device map, and for every planned tensor its memory id, device and
+// offset + nbytes within its buffer. Returns "" or the first violation.
+std::string CheckAcceptedMethod(const Program& program, size_t index);
+
+// All methods; "" when the whole program is consistent.
+std::string CheckAcceptedProgram(const Program& program);
+
+}  // namespace fuzz
+}  // namespace memplan
