@@ -83,6 +83,14 @@ Result<void*> SimulatedDeviceAllocator::allocate(uint64_t nbytes,
                                                  DeviceIndex index) {
   std::lock_guard<std::mutex> lock(mutex_);
   ++stats_.allocate_calls;
+  Result<void*> ptr = AllocateLocked(nbytes, alignment, index);
+  if (!ptr.ok()) ++stats_.failed_allocations;
+  return ptr;
+}
+
+Result<void*> SimulatedDeviceAllocator::AllocateLocked(uint64_t nbytes,
+                                                       uint64_t alignment,
+                                                       DeviceIndex index) {
   if (NextCallFails()) {
     return Error(ErrorCode::kOutOfMemory,
                  "simulated allocate: injected fault at call " +
@@ -186,6 +194,7 @@ Error SimulatedDeviceAllocator::deallocate(void* ptr, DeviceIndex index) {
   uintptr_t address = reinterpret_cast<uintptr_t>(ptr);
   auto it = live_.find(address);
   if (it == live_.end()) {
+    ++stats_.rejected_deallocations;
     if (freed_.count(address) != 0) {
       return Error(ErrorCode::kInvalidArgument,
                    "simulated deallocate: double free of " + Hex(address));
@@ -195,6 +204,7 @@ Error SimulatedDeviceAllocator::deallocate(void* ptr, DeviceIndex index) {
         "simulated deallocate: " + Hex(address) + " was never allocated here");
   }
   if (it->second.index != index) {
+    ++stats_.rejected_deallocations;
     return Error(ErrorCode::kInvalidArgument,
                  "simulated deallocate: " + Hex(address) + " lives on index " +
                      std::to_string(it->second.index) + ", not " +

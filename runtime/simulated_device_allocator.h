@@ -40,6 +40,9 @@ class SimulatedDeviceAllocator : public DeviceAllocator {
     uint64_t copy_host_to_device_calls = 0;
     uint64_t copy_device_to_host_calls = 0;
     uint64_t injected_faults = 0;
+    uint64_t failed_allocations = 0;  // allocate calls that returned an error.
+    // Double, unknown or wrong-index frees (each also returned an error).
+    uint64_t rejected_deallocations = 0;
     uint64_t live_allocations = 0;
     uint64_t live_bytes = 0;
     uint64_t peak_live_bytes = 0;
@@ -80,6 +83,9 @@ class SimulatedDeviceAllocator : public DeviceAllocator {
     DeviceIndex index = 0;
   };
 
+  // allocate() with mutex_ held.
+  Result<void*> AllocateLocked(uint64_t nbytes, uint64_t alignment,
+                               DeviceIndex index);
   // Called with mutex_ held; true when this call must fail.
   bool NextCallFails();
   Error CheckBlockCanaries(uintptr_t address, const Block& block) const;

@@ -123,6 +123,7 @@ TEST(SimulatedDeviceAllocatorTest, FailsEveryNthFallibleCall) {
   EXPECT_THAT(failed, ::testing::ElementsAre(false, false, true, false, false,
                                              true, false, false, true));
   EXPECT_EQ(allocator.stats().injected_faults, 3u);
+  EXPECT_EQ(allocator.stats().failed_allocations, 3u);
   // Copies count too: call 10, 11 pass, 12 fails.
   char host[16] = {};
   EXPECT_TRUE(allocator.copy_host_to_device(live[0], host, 16, 0).ok());
@@ -180,6 +181,7 @@ TEST(SimulatedDeviceAllocatorTest, DoubleFreeAndUnknownPointerAreErrors) {
               HasSubstr("never allocated"));
   for (void* ptr : later) EXPECT_TRUE(allocator.deallocate(ptr, 0).ok());
   EXPECT_EQ(allocator.stats().deallocate_calls, 12u);
+  EXPECT_EQ(allocator.stats().rejected_deallocations, 3u);
 }
 
 TEST(SimulatedDeviceAllocatorTest, CopiesMustLieInsideOneLiveAllocation) {
