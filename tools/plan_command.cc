@@ -1,0 +1,217 @@
+// memplan plan: plans a graph (planner/GRAPH_FORMAT.md) and emits an ET12
+// program, or solves a MiniMalloc CSV problem and writes its solution.
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "planner/emitter.h"
+#include "planner/graph_format.h"
+#include "planner/lower_bound.h"
+#include "planner/memory_planner.h"
+#include "planner/minimalloc_csv.h"
+#include "planner/suite.h"
+#include "tools/commands.h"
+
+namespace memplan {
+namespace cli {
+namespace {
+
+constexpr char kUsage[] =
+    "usage: memplan plan GRAPH [--algo NAME] [--align N] [--padding N]\n"
+    "                   [--no-device-planning] [--capacity DEVICE=BYTES]...\n"
+    "                   [--no-plan-inputs] [--no-plan-outputs]\n"
+    "                   [--no-plan-mutable-buffers] [-o FILE.pte]\n"
+    "       memplan plan --csv PROBLEM.csv [--algo NAME] [-o SOLUTION.csv]\n"
+    "\n"
+    "NAME: naive | greedy | best_fit | exact | suite | a,comma,list\n"
+    "(default greedy; suite runs every algorithm and keeps the smallest).\n";
+
+struct Args {
+  std::string input;
+  bool csv = false;
+  std::string output;
+  std::vector<std::string> algorithms = {"greedy"};
+  planner::PlanOptions options;
+};
+
+int Usage(const std::string& problem) {
+  if (!problem.empty())
+    std::fprintf(stderr, "memplan plan: %s\n", problem.c_str());
+  std::fprintf(stderr, "%s", kUsage);
+  return 2;
+}
+
+bool ParseUint(const std::string& text, uint64_t* out) {
+  if (text.empty() || text[0] == '-') return false;
+  char* end = nullptr;
+  errno = 0;
+  unsigned long long value = std::strtoull(text.c_str(), &end, 10);
+  if (errno != 0 || *end != '\0') return false;
+  *out = value;
+  return true;
+}
+
+std::vector<std::string> ParseAlgorithms(const std::string& text) {
+  if (text == "suite") return planner::AlgorithmNames();
+  std::vector<std::string> names;
+  size_t start = 0;
+  while (start <= text.size()) {
+    size_t comma = text.find(',', start);
+    if (comma == std::string::npos) comma = text.size();
+    if (comma > start) names.push_back(text.substr(start, comma - start));
+    start = comma + 1;
+  }
+  return names;
+}
+
+// Returns an exit code >= 0 on a usage error, -1 when args are complete.
+int ParseArgs(int argc, char** argv, Args* args) {
+  for (int i = 1; i < argc; ++i) {
+    std::string arg = argv[i];
+    auto value = [&](std::string* out) {
+      if (i + 1 >= argc) return false;
+      *out = argv[++i];
+      return true;
+    };
+    std::string text;
+    if (arg == "--help" || arg == "-h") {
+      std::printf("%s", kUsage);
+      return 0;
+    } else if (arg == "--csv") {
+      if (!value(&args->input)) return Usage("--csv needs a file");
+      args->csv = true;
+    } else if (arg == "-o" || arg == "--output") {
+      if (!value(&args->output)) return Usage(arg + " needs a file");
+    } else if (arg == "--algo") {
+      if (!value(&text)) return Usage("--algo needs a name");
+      args->algorithms = ParseAlgorithms(text);
+      if (args->algorithms.empty()) return Usage("--algo needs a name");
+    } else if (arg == "--align") {
+      if (!value(&text) || !ParseUint(text, &args->options.alignment)) {
+        return Usage("--align needs a power of two");
+      }
+    } else if (arg == "--padding") {
+      if (!value(&text) || !ParseUint(text, &args->options.buffer_padding)) {
+        return Usage("--padding needs a byte count");
+      }
+    } else if (arg == "--capacity") {
+      if (!value(&text)) return Usage("--capacity needs DEVICE=BYTES");
+      Result<std::pair<Device, uint64_t>> capacity =
+          planner::ParseCapacity(text);
+      if (!capacity.ok()) return Usage(capacity.error().message());
+      args->options.capacity[capacity->first] = capacity->second;
+    } else if (arg == "--no-device-planning") {
+      args->options.device_planning = false;
+    } else if (arg == "--no-plan-inputs") {
+      args->options.lifetimes.plan_inputs = false;
+    } else if (arg == "--no-plan-outputs") {
+      args->options.lifetimes.plan_outputs = false;
+    } else if (arg == "--no-plan-mutable-buffers") {
+      args->options.lifetimes.plan_mutable_buffers = false;
+    } else if (!arg.empty() && arg[0] == '-') {
+      return Usage("unknown option '" + arg + "'");
+    } else if (args->input.empty()) {
+      args->input = arg;
+    } else {
+      return Usage("more than one input ('" + args->input + "', '" + arg +
+                   "')");
+    }
+  }
+  if (args->input.empty()) return Usage("no input graph or --csv file");
+  args->options.algorithms = args->algorithms;
+  return -1;
+}
+
+int Fail(const Error& error) {
+  std::fprintf(stderr, "memplan plan: %s\n", error.ToString().c_str());
+  // A plan that does not fit a device is a finding; anything else is input.
+  return error.code() == ErrorCode::kResourceExhausted ? 1 : 2;
+}
+
+double Ratio(uint64_t size, uint64_t bound) {
+  return bound == 0 ? 1.0 : static_cast<double>(size) / bound;
+}
+
+int RunGraph(const Args& args) {
+  Result<planner::Graph> graph = planner::ReadGraphFile(args.input);
+  if (!graph.ok()) return Fail(graph.error());
+  Result<planner::PlanResult> plan = planner::PlanGraph(*graph, args.options);
+  if (!plan.ok()) return Fail(plan.error());
+  std::printf("graph %s: %zu tensors, %zu nodes, algorithm %s\n",
+              graph->name().c_str(), graph->tensors().size(),
+              graph->nodes().size(), plan->algorithm.c_str());
+  std::printf("%-7s %-8s %14s %14s %7s\n", "mem_id", "device", "bytes",
+              "lower_bound", "ratio");
+  for (const planner::BufferInfo& buffer : plan->buffers) {
+    std::printf("%-7u %-8s %14llu %14llu %7.3f\n", buffer.mem_id,
+                buffer.device.ToString().c_str(),
+                static_cast<unsigned long long>(buffer.size),
+                static_cast<unsigned long long>(buffer.lower_bound),
+                Ratio(buffer.size, buffer.lower_bound));
+  }
+  if (plan->algorithms.size() > 1) {
+    for (const planner::AlgorithmStats& stats : plan->algorithms) {
+      std::printf("  %-9s %14llu bytes %s %.3f s%s%s\n", stats.name.c_str(),
+                  static_cast<unsigned long long>(stats.total_bytes),
+                  stats.proven_optimal ? "optimal" : "       ", stats.seconds,
+                  stats.error.empty() ? "" : " error: ", stats.error.c_str());
+    }
+  }
+  if (args.output.empty()) return 0;
+  Result<std::vector<uint8_t>> bytes = planner::EmitProgram(*graph, *plan);
+  if (!bytes.ok()) return Fail(bytes.error());
+  Error written = planner::WriteFile(args.output, *bytes);
+  if (!written.ok()) return Fail(written);
+  std::printf("wrote %s (%zu bytes)\n", args.output.c_str(), bytes->size());
+  return 0;
+}
+
+int RunCsv(const Args& args) {
+  Result<planner::MinimallocProblem> problem =
+      planner::ReadMinimallocCsvFile(args.input);
+  if (!problem.ok()) return Fail(problem.error());
+  std::vector<planner::PlanItem> items = planner::ToPlanItems(*problem);
+  Error valid = planner::ValidatePlanItems(items);
+  if (!valid.ok()) return Fail(valid);
+  Result<planner::SuiteResult> suite =
+      planner::RunSuite(args.algorithms, items, args.options.algorithm_options);
+  if (!suite.ok()) return Fail(suite.error());
+  uint64_t bound = planner::LiveBytesLowerBound(items);
+  std::printf("%s: %zu buffers, lower bound %llu\n", args.input.c_str(),
+              items.size(), static_cast<unsigned long long>(bound));
+  for (const planner::SuiteMemberResult& member : suite->members) {
+    std::printf("  %-9s height %14llu ratio %.3f %s %.3f s\n",
+                member.name.c_str(),
+                static_cast<unsigned long long>(member.height),
+                Ratio(member.height, bound),
+                member.proven_optimal ? "optimal" : "       ", member.seconds);
+  }
+  Result<std::string> csv =
+      planner::WriteMinimallocCsv(*problem, suite->best.offsets);
+  if (!csv.ok()) return Fail(csv.error());
+  if (args.output.empty()) {
+    std::fputs(csv->c_str(), stdout);
+    return 0;
+  }
+  Error written = planner::WriteFile(
+      args.output, std::vector<uint8_t>(csv->begin(), csv->end()));
+  if (!written.ok()) return Fail(written);
+  std::printf("wrote %s (best: %s, height %llu)\n", args.output.c_str(),
+              suite->best_name.c_str(),
+              static_cast<unsigned long long>(suite->best.height));
+  return 0;
+}
+
+}  // namespace
+
+int RunPlan(int argc, char** argv) {
+  Args args;
+  int usage = ParseArgs(argc, argv, &args);
+  if (usage >= 0) return usage;
+  return args.csv ? RunCsv(args) : RunGraph(args);
+}
+
+}  // namespace cli
+}  // namespace memplan
