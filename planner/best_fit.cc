@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <deque>
-#include <map>
 #include <numeric>
 
 #include "planner/lower_bound.h"
@@ -12,36 +11,46 @@ namespace memplan {
 namespace planner {
 namespace {
 
-// Disjoint half-open byte ranges [start, end), keyed by start; touching or
-// overlapping ranges are merged, so a dense region is one entry.
+// Disjoint half-open byte ranges [start, end), sorted; touching or
+// overlapping ranges are merged, so a densely packed region is one entry and
+// a sorted vector stays short (cheaper than a node-based map here).
 class ByteRanges {
  public:
   void Add(uint64_t start, uint64_t end) {
-    auto it = ranges_.upper_bound(start);
-    if (it != ranges_.begin()) {
-      auto prev = std::prev(it);
-      if (prev->second >= start) it = prev;
+    // First range that ends at or after `start`: it may merge with ours.
+    auto first = std::lower_bound(
+        ranges_.begin(), ranges_.end(), start,
+        [](const Range& r, uint64_t value) { return r.end < value; });
+    auto last = first;
+    while (last != ranges_.end() && last->start <= end) {
+      start = std::min(start, last->start);
+      end = std::max(end, last->end);
+      ++last;
     }
-    while (it != ranges_.end() && it->first <= end) {
-      start = std::min(start, it->first);
-      end = std::max(end, it->second);
-      it = ranges_.erase(it);
+    if (first == last) {
+      ranges_.insert(first, Range{start, end});
+    } else {
+      *first = Range{start, end};
+      ranges_.erase(first + 1, last);
     }
-    ranges_.emplace_hint(it, start, end);
   }
 
   // End of a range that intersects [start, end), or 0 when none does.
   uint64_t Conflict(uint64_t start, uint64_t end) const {
-    auto it = ranges_.lower_bound(end);
-    if (it == ranges_.begin()) return 0;
-    --it;
-    return it->second > start ? it->second : 0;
+    auto it = std::upper_bound(
+        ranges_.begin(), ranges_.end(), start,
+        [](uint64_t value, const Range& r) { return value < r.end; });
+    return it != ranges_.end() && it->start < end ? it->end : 0;
   }
 
   bool empty() const { return ranges_.empty(); }
 
  private:
-  std::map<uint64_t, uint64_t> ranges_;
+  struct Range {
+    uint64_t start;
+    uint64_t end;
+  };
+  std::vector<Range> ranges_;
 };
 
 // Bottom-up segment tree over compressed time. An item is stored in `own`

@@ -1,0 +1,67 @@
+// Time and plan quality (height / live-bytes lower bound) of every
+// placement algorithm on generated model-like workloads.
+#include <benchmark/benchmark.h>
+
+#include <memory>
+#include <string>
+
+#include "bench/workloads.h"
+#include "planner/algorithm.h"
+#include "planner/lower_bound.h"
+
+namespace memplan {
+namespace bench {
+namespace {
+
+void PlanWorkload(benchmark::State& state, const std::string& name) {
+  WorkloadShape shape;
+  shape.items = static_cast<size_t>(state.range(0));
+  const std::vector<planner::PlanItem> items = ModelLikeWorkload(shape);
+  const uint64_t lower_bound = planner::LiveBytesLowerBound(items);
+  std::unique_ptr<planner::Algorithm> algorithm = planner::MakeAlgorithm(name);
+  planner::AlgorithmOptions options;
+  options.max_nodes = 200'000;  // Only "exact" looks at the budget.
+  options.max_seconds = 2.0;
+  planner::Placement placement;
+  for (auto _ : state) {
+    Result<planner::Placement> result = algorithm->Place(items, options);
+    if (!result.ok()) {
+      state.SkipWithError(result.error().ToString().c_str());
+      return;
+    }
+    placement = std::move(*result);
+    benchmark::DoNotOptimize(placement.height);
+  }
+  state.counters["items"] = static_cast<double>(items.size());
+  state.counters["height_over_lb"] =
+      lower_bound == 0 ? 1.0
+                       : static_cast<double>(placement.height) / lower_bound;
+  state.counters["proven"] = placement.proven_optimal ? 1 : 0;
+}
+
+BENCHMARK_CAPTURE(PlanWorkload, naive, std::string("naive"))
+    ->Arg(1000)
+    ->Arg(10000)
+    ->Arg(100000)
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(PlanWorkload, greedy, std::string("greedy"))
+    ->Arg(1000)
+    ->Arg(10000)
+    ->Arg(100000)
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(PlanWorkload, best_fit, std::string("best_fit"))
+    ->Arg(1000)
+    ->Arg(10000)
+    ->Arg(100000)
+    ->Unit(benchmark::kMillisecond);
+// Exact search only on small partitions, under the budget above.
+BENCHMARK_CAPTURE(PlanWorkload, exact, std::string("exact"))
+    ->Arg(20)
+    ->Arg(40)
+    ->Arg(80)
+    ->Unit(benchmark::kMillisecond)
+    ->Iterations(1);
+
+}  // namespace
+}  // namespace bench
+}  // namespace memplan
