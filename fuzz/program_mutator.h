@@ -1,0 +1,27 @@
+// Structure-aware mutation of ET12 programs for libFuzzer: decode (after
+// verification) with the object API, change the fields the loader depends
+// on, re-encode. Inputs that do not decode fall back to byte mutation.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+namespace memplan {
+namespace fuzz {
+
+// The byte mutator to fall back on (LLVMFuzzerMutate under libFuzzer).
+using ByteMutator = size_t (*)(uint8_t* data, size_t size, size_t max_size);
+
+// Mutates data[0, size) in place into at most max_size bytes; returns the
+// new size. Deterministic for a given seed.
+size_t MutateProgram(uint8_t* data, size_t size, size_t max_size,
+                     unsigned int seed, ByteMutator fallback);
+
+// Grafts buffers, device map and values of program 2 into program 1 and
+// writes the result to out; falls back to a byte splice.
+size_t CrossOverPrograms(const uint8_t* data1, size_t size1,
+                         const uint8_t* data2, size_t size2, uint8_t* out,
+                         size_t max_out_size, unsigned int seed);
+
+}  // namespace fuzz
+}  // namespace memplan
