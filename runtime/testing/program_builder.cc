@@ -179,6 +179,7 @@ uint32_t ProgramBuilder::AddSegment(std::vector<uint8_t> payload) {
   auto segment = std::make_unique<fb::DataSegmentT>();
   segment->offset = segment_bytes_;
   segment->size = payload.size();
+  segment_offsets_.push_back(segment_bytes_);
   segment_bytes_ += AlignUp(payload.size());
   program_.segments.push_back(std::move(segment));
   segment_payloads_.push_back(std::move(payload));
@@ -208,7 +209,7 @@ std::vector<uint8_t> ProgramBuilder::Build() const {
   bytes.resize(segment_base + segment_bytes_, 0);
   for (size_t i = 0; i < segment_payloads_.size(); ++i) {
     std::copy(segment_payloads_[i].begin(), segment_payloads_[i].end(),
-              bytes.begin() + segment_base + program_.segments[i]->offset);
+              bytes.begin() + segment_base + segment_offsets_[i]);
   }
   return bytes;
 }

@@ -78,7 +78,8 @@ class ProgramBuilder {
 
   // Appends a data segment holding `payload`; Build() then writes an
   // extended header and places the payloads after the program (16-aligned).
-  // Returns the segment index.
+  // Returns the segment index. Mutating the DataSegment afterwards changes
+  // only what the program claims, never where the payload is written.
   uint32_t AddSegment(std::vector<uint8_t> payload);
 
   // The object tree to mutate freely before Build().
@@ -94,6 +95,9 @@ class ProgramBuilder {
 
   executorch_flatbuffer::ProgramT program_;
   std::vector<std::vector<uint8_t>> segment_payloads_;
+  // Where each payload goes, kept apart from program_ so that a test that
+  // rewrites DataSegment.offset/size does not move the payload bytes.
+  std::vector<uint64_t> segment_offsets_;
   uint64_t segment_bytes_ = 0;  // Aligned bytes of the payloads so far.
 };
 
