@@ -1,0 +1,222 @@
+#include "properties/program_plan.h"
+
+#include <memory>
+#include <vector>
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "properties/check.h"
+#include "runtime/testing/program_builder.h"
+
+namespace memplan {
+namespace properties {
+namespace {
+
+namespace fb = executorch_flatbuffer;
+using ::testing::HasSubstr;
+using testing::ProgramBuilder;
+
+constexpr auto kFloat = fb::ScalarType::FLOAT;
+
+// Loads the builder's program and returns method 0's plan; the bytes live
+// in *bytes so that the Program may point into them.
+Result<Plan> PlanOf(const ProgramBuilder& builder, std::vector<uint8_t>* bytes,
+                    const ProgramPlanOptions& options = {}) {
+  *bytes = builder.Build();
+  Result<Program> program = Program::Load(bytes->data(), bytes->size());
+  if (!program.ok()) return program.error();
+  return PlanFromProgram(*program, 0, options);
+}
+
+const Allocation& Find(const Plan& plan, int32_t value) {
+  for (const Allocation& a : plan.allocations) {
+    if (a.id == ProgramAllocationId(value)) return a;
+  }
+  ADD_FAILURE() << "no allocation for value " << value;
+  return plan.allocations.front();
+}
+
+void AddMove(ProgramBuilder& builder, int32_t from, int32_t to) {
+  auto move = std::make_unique<fb::MoveCallT>();
+  move->move_from = from;
+  move->move_to = to;
+  auto instruction = std::make_unique<fb::InstructionT>();
+  instruction->instr_args.Set(std::move(*move));
+  builder.method().chains[0]->instructions.push_back(std::move(instruction));
+}
+
+TEST(ProgramPlanTest, LifetimesKindsAndAlignmentFromTheChain) {
+  ProgramBuilder b;
+  uint32_t cpu = b.AddBuffer(192);
+  int32_t x = b.AddPlannedTensor(kFloat, {4, 4}, cpu, 0);
+  int32_t h = b.AddPlannedTensor(kFloat, {4, 4}, cpu, 64);
+  int32_t y = b.AddPlannedTensor(kFloat, {4, 4}, cpu, 128);
+  int32_t op = b.AddOperator("aten::relu");
+  b.AddKernelCall(op, {x, h});  // 0
+  b.AddKernelCall(op, {h, h});  // 1
+  b.AddKernelCall(op, {h, y});  // 2
+  b.AddKernelCall(op, {y, y});  // 3
+  b.SetInputs({x});
+  b.SetOutputs({y});
+  std::vector<uint8_t> bytes;
+  Result<Plan> plan = PlanOf(b, &bytes);
+  ASSERT_TRUE(plan.ok()) << plan.error().ToString();
+  EXPECT_EQ(plan->end_time, 3);
+  ASSERT_EQ(plan->buffers.size(), 1u);
+  EXPECT_EQ(plan->buffers[0].mem_id, 1);
+  EXPECT_EQ(plan->buffers[0].size, 192);
+  EXPECT_EQ(Find(*plan, x).kind, AllocationKind::kInput);
+  EXPECT_EQ(Find(*plan, x).lifetime.first, 0);
+  EXPECT_EQ(Find(*plan, x).lifetime.last, 0);
+  EXPECT_EQ(Find(*plan, h).lifetime.first, 0);
+  EXPECT_EQ(Find(*plan, h).lifetime.last, 2);
+  EXPECT_EQ(Find(*plan, y).kind, AllocationKind::kOutput);
+  EXPECT_EQ(Find(*plan, y).lifetime.first, 2);
+  EXPECT_EQ(Find(*plan, y).lifetime.last, 3);
+  EXPECT_EQ(Find(*plan, y).alignment, 4);  // sizeof(float).
+  EXPECT_EQ(Find(*plan, h).device, Device::Cpu());
+  Report report = Check(*plan);
+  EXPECT_TRUE(report.ok()) << FormatText(report);
+  EXPECT_EQ(report.buffers[0].lower_bound, 128u);
+}
+
+TEST(ProgramPlanTest, ReuseAfterDeathIsValidButStackingLiveTensorsIsAnOverlap) {
+  ProgramBuilder b;
+  uint32_t cpu = b.AddBuffer(128);
+  int32_t a = b.AddPlannedTensor(kFloat, {4, 4}, cpu, 0);
+  int32_t c = b.AddPlannedTensor(kFloat, {4, 4}, cpu, 0);  // a's bytes.
+  int32_t d = b.AddPlannedTensor(kFloat, {4, 4}, cpu, 64);
+  int32_t op = b.AddOperator("aten::relu");
+  b.AddKernelCall(op, {a, d});  // 0: a dies here.
+  b.AddKernelCall(op, {d, c});  // 1: c reuses a's bytes.
+  std::vector<uint8_t> bytes;
+  Result<Plan> plan = PlanOf(b, &bytes);
+  ASSERT_TRUE(plan.ok()) << plan.error().ToString();
+  EXPECT_FALSE(Find(*plan, c).alias_of.has_value());
+  EXPECT_TRUE(Check(*plan).ok());
+
+  b.AddKernelCall(op, {a, d});  // 2: a is used again while c is live.
+  plan = PlanOf(b, &bytes);
+  ASSERT_TRUE(plan.ok());
+  Report report = Check(*plan);
+  EXPECT_EQ(report.count(ViolationCode::kOverlap), 1u);
+  EXPECT_THAT(
+      FormatText(report),
+      HasSubstr("overlap: v0 [0,2] bytes [0,64) and v1 [1,1] bytes [0,64)"));
+}
+
+TEST(ProgramPlanTest, SamePlaceTensorsOfOneInstructionOrAMoveAreAliases) {
+  ProgramBuilder b;
+  uint32_t cpu = b.AddBuffer(64);
+  int32_t base = b.AddPlannedTensor(kFloat, {4, 4}, cpu, 0);
+  int32_t view = b.AddPlannedTensor(kFloat, {16}, cpu, 0);
+  int32_t half = b.AddPlannedTensor(kFloat, {8}, cpu, 0);
+  int32_t moved = b.AddPlannedTensor(kFloat, {4, 4}, cpu, 0);
+  int32_t op = b.AddOperator("executorch_prim::et_view", "default");
+  b.AddKernelCall(op, {base, view});   // 0
+  b.AddKernelCall(op, {view, half});   // 1
+  AddMove(b, view, moved);             // 2
+  b.AddKernelCall(op, {base, moved});  // 3
+  std::vector<uint8_t> bytes;
+  Result<Plan> plan = PlanOf(b, &bytes);
+  ASSERT_TRUE(plan.ok()) << plan.error().ToString();
+  EXPECT_FALSE(Find(*plan, base).alias_of.has_value());
+  EXPECT_EQ(Find(*plan, view).alias_of, ProgramAllocationId(base));
+  EXPECT_EQ(Find(*plan, view).kind, AllocationKind::kInPlace);
+  EXPECT_EQ(Find(*plan, half).alias_of, ProgramAllocationId(base));
+  EXPECT_EQ(Find(*plan, moved).kind, AllocationKind::kView);
+  Report report = Check(*plan);
+  EXPECT_TRUE(report.ok()) << FormatText(report);
+  EXPECT_EQ(report.buffers[0].lower_bound, 64u);  // Only the base counts.
+}
+
+TEST(ProgramPlanTest, TensorListItemsAreLiveWhereTheListIsNamed) {
+  ProgramBuilder b;
+  uint32_t cpu = b.AddBuffer(256);
+  int32_t p = b.AddPlannedTensor(kFloat, {4, 4}, cpu, 0);
+  int32_t q = b.AddPlannedTensor(kFloat, {4, 4}, cpu, 64);
+  int32_t out = b.AddPlannedTensor(kFloat, {4, 8}, cpu, 128);
+  int32_t list = b.AddTensorList({p, q});
+  int32_t optional = b.AddOptionalTensorList({-1, q});
+  int32_t op = b.AddOperator("aten::cat");
+  b.AddKernelCall(op, {p, p});           // 0
+  b.AddKernelCall(op, {list, out});      // 1
+  b.AddKernelCall(op, {optional, out});  // 2
+  std::vector<uint8_t> bytes;
+  Result<Plan> plan = PlanOf(b, &bytes);
+  ASSERT_TRUE(plan.ok()) << plan.error().ToString();
+  EXPECT_EQ(Find(*plan, p).lifetime.last, 1);
+  EXPECT_EQ(Find(*plan, q).lifetime.first, 1);
+  EXPECT_EQ(Find(*plan, q).lifetime.last, 2);
+  EXPECT_TRUE(Check(*plan).ok());
+}
+
+TEST(ProgramPlanTest, DevicesAndTheBufferDeviceMap) {
+  ProgramBuilder b;
+  uint32_t cpu = b.AddBuffer(64);
+  uint32_t gpu = b.AddBuffer(128, Device::Cuda(1));
+  int32_t x = b.AddPlannedTensor(kFloat, {4, 4}, cpu, 0);
+  int32_t y = b.AddPlannedTensor(kFloat, {4, 4}, gpu, 64, Device::Cuda(1));
+  b.AddKernelCall(b.AddOperator("aten::to_copy"), {x, y});
+  std::vector<uint8_t> bytes;
+  Result<Plan> plan = PlanOf(b, &bytes);
+  ASSERT_TRUE(plan.ok()) << plan.error().ToString();
+  ASSERT_EQ(plan->buffers.size(), 2u);
+  EXPECT_EQ(plan->buffers[1].device, Device::Cuda(1));
+  EXPECT_EQ(Find(*plan, y).device, Device::Cuda(1));
+  ASSERT_EQ(plan->device_map.size(), 1u);
+  EXPECT_EQ(plan->device_map[0].buffer_index, 2);
+  EXPECT_EQ(plan->device_map[0].raw_device_type, 1);
+  EXPECT_EQ(plan->device_map[0].device_index, 1);
+  Report report = Check(*plan);
+  EXPECT_TRUE(report.ok()) << FormatText(report);
+  EXPECT_EQ(report.buffers[1].device, Device::Cuda(1));
+}
+
+TEST(ProgramPlanTest, AlignOptionRaisesTheAlignment) {
+  ProgramBuilder b;
+  uint32_t cpu = b.AddBuffer(128);
+  int32_t x = b.AddPlannedTensor(kFloat, {2}, cpu, 0);
+  int32_t y = b.AddPlannedTensor(kFloat, {2}, cpu, 8);
+  b.AddKernelCall(b.AddOperator("aten::relu"), {x, y});
+  std::vector<uint8_t> bytes;
+  Result<Plan> plan = PlanOf(b, &bytes);
+  ASSERT_TRUE(plan.ok());
+  EXPECT_TRUE(Check(*plan).ok());
+  ProgramPlanOptions options;
+  options.min_alignment = 16;
+  plan = PlanOf(b, &bytes, options);
+  ASSERT_TRUE(plan.ok());
+  Report report = Check(*plan);
+  EXPECT_EQ(report.count(ViolationCode::kAlignment), 1u);
+  EXPECT_THAT(FormatText(report),
+              HasSubstr("offset 8 is not a multiple of 16"));
+}
+
+TEST(ProgramPlanTest, UnnamedTensorsLiveThroughout) {
+  ProgramBuilder b;
+  uint32_t cpu = b.AddBuffer(128);
+  int32_t x = b.AddPlannedTensor(kFloat, {4, 4}, cpu, 0);
+  int32_t idle = b.AddPlannedTensor(kFloat, {4, 4}, cpu, 64);
+  int32_t op = b.AddOperator("aten::relu");
+  b.AddKernelCall(op, {x, x});
+  b.AddKernelCall(op, {x, x});
+  std::vector<uint8_t> bytes;
+  Result<Plan> plan = PlanOf(b, &bytes);
+  ASSERT_TRUE(plan.ok());
+  EXPECT_EQ(Find(*plan, idle).lifetime.first, 0);
+  EXPECT_EQ(Find(*plan, idle).lifetime.last, 1);
+}
+
+TEST(ProgramPlanTest, MissingMethodIsAnError) {
+  ProgramBuilder b;
+  b.AddBuffer(8);
+  std::vector<uint8_t> bytes = b.Build();
+  Result<Program> program = Program::Load(bytes.data(), bytes.size());
+  ASSERT_TRUE(program.ok()) << program.error().ToString();
+  EXPECT_FALSE(PlanFromProgram(*program, 5).ok());
+}
+
+}  // namespace
+}  // namespace properties
+}  // namespace memplan
