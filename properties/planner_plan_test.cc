@@ -56,13 +56,13 @@ TEST(PlannerPlanTest, CarriesBuffersAndPlannedTensorsOnly) {
   EXPECT_EQ(plan->buffers[1].device, Device::Cuda(1));
   EXPECT_EQ(plan->allocations.size(), 4u);
   EXPECT_EQ(FindAllocation(*plan, "w"), nullptr);
-  EXPECT_EQ(plan->end_time, Optional(2));
+  EXPECT_THAT(plan->end_time, Optional(2));
 
   const Allocation* hv = FindAllocation(*plan, "hv");
   ASSERT_NE(hv, nullptr);
   EXPECT_EQ(hv->kind, AllocationKind::kView);
-  EXPECT_EQ(hv->alias_of, Optional(std::string("h")));
-  EXPECT_EQ(hv->device, Optional(Device::Cuda(1)));
+  EXPECT_THAT(hv->alias_of, Optional(std::string("h")));
+  EXPECT_THAT(hv->device, Optional(Device::Cuda(1)));
   EXPECT_EQ(hv->mem_id, 2);
   EXPECT_EQ(hv->size, 64);
   EXPECT_EQ(hv->alignment, 32);
@@ -80,7 +80,7 @@ TEST(PlannerPlanTest, ValueIdsMatchTheProgramAdapter) {
   ASSERT_TRUE(plan.ok()) << plan.error().ToString();
   const Allocation* hv = FindAllocation(*plan, "v3");
   ASSERT_NE(hv, nullptr);
-  EXPECT_EQ(hv->alias_of, Optional(std::string("v2")));
+  EXPECT_THAT(hv->alias_of, Optional(std::string("v2")));
 }
 
 TEST(PlannerPlanTest, OracleSeesAnOverlapPlantedInTheResult) {
