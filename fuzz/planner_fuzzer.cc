@@ -15,6 +15,9 @@
 
 #include "planner/algorithm.h"
 #include "planner/lower_bound.h"
+#include "properties/check.h"
+#include "properties/plan.h"
+#include "properties/report.h"
 #include "runtime/core/checked_math.h"
 
 namespace {
@@ -81,10 +84,39 @@ void CheckPlacement(const std::string& name, const std::vector<PlanItem>& items,
   }
 }
 
+// The oracle judges the placement as a one-buffer plan on a device.
+void CheckWithOracle(const std::string& name,
+                     const std::vector<PlanItem>& items,
+                     const Placement& placement, memplan::Device device) {
+  namespace props = memplan::properties;
+  props::Plan plan;
+  props::Buffer buffer;
+  buffer.mem_id = 1;
+  buffer.size = static_cast<props::Offset>(placement.height);
+  buffer.device = device;
+  plan.buffers.push_back(buffer);
+  for (size_t i = 0; i < items.size(); ++i) {
+    props::Allocation a;
+    a.id = "t" + std::to_string(i);
+    a.mem_id = 1;
+    a.offset = static_cast<props::Offset>(placement.offsets[i]);
+    a.size = static_cast<props::Offset>(items[i].size);
+    a.lifetime = {items[i].first, items[i].last};
+    a.device = device;
+    a.alignment = static_cast<props::Offset>(items[i].alignment);
+    plan.allocations.push_back(a);
+  }
+  props::Report report = props::Check(plan);
+  if (!report.ok()) Fail(name, "oracle: " + props::FormatText(report));
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   FuzzedDataProvider in(data, size);
+  memplan::Device device =
+      in.ConsumeBool() ? memplan::Device::Cpu()
+                       : memplan::Device::Cuda(in.ConsumeIntegralInRange(0, 3));
   std::vector<PlanItem> items = ConsumeItems(in);
   if (!memplan::planner::ValidatePlanItems(items).ok()) return 0;
   AlgorithmOptions options;
@@ -104,15 +136,22 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       Fail(name, "refused valid items: " + placement.error().ToString());
     }
     CheckPlacement(name, items, *placement);
+    CheckWithOracle(name, items, *placement, device);
     placements[name] = *placement;
   }
   auto height = [&](const char* name) { return placements.at(name).height; };
   bool unpadded = true;
+  // Stacking every item aligned needs at most sum(size + alignment - 1);
+  // greedy also pads its shared objects, so allow one more maximum
+  // alignment (seen: corpus/planner_fuzzer/regressions/greedy_padding).
   uint64_t padded_sum = 0;  // Fits: ValidatePlanItems checked the sum.
+  uint64_t max_alignment = 1;
   for (const PlanItem& item : items) {
     unpadded &= item.alignment == 1;
     padded_sum += item.size + item.alignment - 1;
+    max_alignment = std::max(max_alignment, item.alignment);
   }
+  padded_sum += max_alignment;
   for (const auto& [name, placement] : placements) {
     if (placement.height > padded_sum) {
       Fail(name, "height " + std::to_string(placement.height) +

@@ -19,8 +19,6 @@
 #include "runtime/program.h"
 #include "runtime/simulated_device_allocator.h"
 
-extern "C" size_t LLVMFuzzerMutate(uint8_t* data, size_t size, size_t max_size);
-
 namespace {
 
 using memplan::SimulatedDeviceAllocator;
@@ -122,8 +120,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
 
 extern "C" size_t LLVMFuzzerCustomMutator(uint8_t* data, size_t size,
                                           size_t max_size, unsigned int seed) {
-  return memplan::fuzz::MutateProgram(data, size, max_size, seed,
-                                      &LLVMFuzzerMutate);
+  return memplan::fuzz::MutateProgram(data, size, max_size, seed);
 }
 
 extern "C" size_t LLVMFuzzerCustomCrossOver(const uint8_t* data1, size_t size1,

@@ -11,6 +11,10 @@
 #include "flatbuffers/flatbuffers.h"
 #include "schema/program_generated.h"
 
+// Called directly, not through a pointer: UBSan's function-type check on
+// indirect calls needs a runtime symbol this toolchain's libFuzzer link lacks.
+extern "C" size_t LLVMFuzzerMutate(uint8_t* data, size_t size, size_t max_size);
+
 namespace memplan {
 namespace fuzz {
 namespace {
@@ -255,15 +259,15 @@ void MutateOnce(fb::ProgramT& program, Rng& rng) {
 }  // namespace
 
 size_t MutateProgram(uint8_t* data, size_t size, size_t max_size,
-                     unsigned int seed, ByteMutator fallback) {
+                     unsigned int seed) {
   Rng rng(seed);
   std::unique_ptr<fb::ProgramT> program =
       rng() % 8 == 0 ? nullptr : Decode(data, size);
-  if (program == nullptr) return fallback(data, size, max_size);
+  if (program == nullptr) return LLVMFuzzerMutate(data, size, max_size);
   int rounds = 1 + static_cast<int>(rng() % 3);
   for (int i = 0; i < rounds; ++i) MutateOnce(*program, rng);
   size_t out = Encode(*program, data, max_size);
-  return out != 0 ? out : fallback(data, size, max_size);
+  return out != 0 ? out : LLVMFuzzerMutate(data, size, max_size);
 }
 
 size_t CrossOverPrograms(const uint8_t* data1, size_t size1,

@@ -9,13 +9,11 @@
 namespace memplan {
 namespace fuzz {
 
-// The byte mutator to fall back on (LLVMFuzzerMutate under libFuzzer).
-using ByteMutator = size_t (*)(uint8_t* data, size_t size, size_t max_size);
-
 // Mutates data[0, size) in place into at most max_size bytes; returns the
-// new size. Deterministic for a given seed.
+// new size. Deterministic for a given seed. Falls back to LLVMFuzzerMutate
+// (libFuzzer's, or replay_main's stand-in) for inputs that do not decode.
 size_t MutateProgram(uint8_t* data, size_t size, size_t max_size,
-                     unsigned int seed, ByteMutator fallback);
+                     unsigned int seed);
 
 // Grafts buffers, device map and values of program 2 into program 1 and
 // writes the result to out; falls back to a byte splice.
