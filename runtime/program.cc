@@ -25,6 +25,20 @@ uint64_t ReadLe64(const uint8_t* p) {
   return uint64_t{ReadLe32(p)} | uint64_t{ReadLe32(p + 4)} << 32;
 }
 
+// Hostile bytes go into messages as \xNN unless printable ASCII.
+std::string Printable(const uint8_t* p, size_t n) {
+  std::string out;
+  for (size_t i = 0; i < n; ++i) {
+    if (p[i] >= 0x20 && p[i] < 0x7F && p[i] != '"' && p[i] != '\\') {
+      out += static_cast<char>(p[i]);
+    } else {
+      static const char kHex[] = "0123456789abcdef";
+      out += {'\\', 'x', kHex[p[i] >> 4], kHex[p[i] & 15]};
+    }
+  }
+  return out;
+}
+
 Error Invalid(std::string message) {
   return Error(ErrorCode::kInvalidProgram, std::move(message));
 }
@@ -114,8 +128,7 @@ Result<Program> Program::Load(const uint8_t* data, size_t size,
                    ", must be >= 8 (root offset + file identifier)");
   }
   if (!flatbuffers::BufferHasIdentifier(data, fb::ProgramIdentifier())) {
-    return Invalid("file_identifier = \"" +
-                   std::string(reinterpret_cast<const char*>(data) + 4, 4) +
+    return Invalid("file_identifier = \"" + Printable(data + 4, 4) +
                    "\" at bytes [4, 8), must be \"ET12\"");
   }
   Result<ExtendedHeader> header = ParseExtendedHeader(data, size);

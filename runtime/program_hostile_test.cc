@@ -83,8 +83,8 @@ TEST(ProgramHostileTest, EveryTruncationIsRefused) {
 
 TEST(ProgramHostileTest, BadIdentifier) {
   std::vector<uint8_t> bytes = ValidBuilder().Build();
-  std::memcpy(bytes.data() + 4, "ET11", 4);
-  ExpectInvalid(LoadError(bytes), "file_identifier = \"ET11\"");
+  std::memcpy(bytes.data() + 4, "ET\x01\x31", 4);
+  ExpectInvalid(LoadError(bytes), "file_identifier = \"ET\\x011\"");
 }
 
 TEST(ProgramHostileTest, TinyFile) {
