@@ -5,8 +5,10 @@
 namespace memplan {
 namespace cli {
 
+int RunCheck(int argc, char** argv);    // tools/check_command.cc
 int RunInspect(int argc, char** argv);  // tools/inspect_command.cc
 int RunPlan(int argc, char** argv);     // tools/plan_command.cc
+int RunRender(int argc, char** argv);   // tools/render_command.cc
 int RunVerify(int argc, char** argv);   // tools/verify_command.cc
 
 }  // namespace cli

@@ -15,10 +15,14 @@ struct Subcommand {
 };
 
 constexpr Subcommand kSubcommands[] = {
+    {"check", memplan::cli::RunCheck,
+     "plan, judge, emit and load every example graph and real program"},
     {"inspect", memplan::cli::RunInspect,
      "show a program's methods, buffers and planned tensors"},
     {"plan", memplan::cli::RunPlan,
      "plan a graph (or a MiniMalloc CSV) and emit a program"},
+    {"render", memplan::cli::RunRender,
+     "draw one plan as SVG (time x offset, a panel per buffer)"},
     {"verify", memplan::cli::RunVerify,
      "check any planner's plan (.pte, .csv, .json) against the oracle"},
 };
