@@ -1,0 +1,176 @@
+// memplan verify FILE [--json] [--align N] [--method NAME]: judges a plan
+// (.pte program, MiniMalloc .csv with offsets, memplan .json) with the
+// oracle. Exit code 0 valid, 1 violations, 2 unreadable input or usage.
+#include <algorithm>
+#include <charconv>
+#include <cstdio>
+#include <fstream>
+#include <iterator>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "properties/check.h"
+#include "properties/csv_plan.h"
+#include "properties/json.h"
+#include "properties/json_plan.h"
+#include "properties/program_plan.h"
+#include "properties/report.h"
+#include "runtime/program.h"
+#include "tools/commands.h"
+
+namespace memplan {
+namespace cli {
+namespace {
+
+constexpr const char* kUsage =
+    "usage: memplan verify FILE [--json] [--align N] [--method NAME]\n"
+    "  FILE      a program (.pte), a MiniMalloc CSV with an offset column\n"
+    "            (.csv) or a memplan JSON plan (.json, see\n"
+    "            properties/PLAN_FORMAT.md)\n"
+    "  --json    print the report as JSON\n"
+    "  --align N every offset must be a multiple of N (a power of two),\n"
+    "            on top of each tensor's element size\n"
+    "  --method  verify only this method of a program (default: all)\n"
+    "exit code: 0 valid, 1 violations, 2 unreadable input or usage\n";
+
+struct VerifyArgs {
+  std::string file;
+  bool json = false;
+  properties::Offset align = 1;
+  std::string method;
+};
+
+int UsageError(const std::string& message) {
+  std::fprintf(stderr, "memplan verify: %s\n%s", message.c_str(), kUsage);
+  return 2;
+}
+
+bool EndsWith(const std::string& s, const std::string& suffix) {
+  return s.size() >= suffix.size() &&
+         s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+// One named plan of the input: a program gives one per method.
+struct NamedPlan {
+  std::string name;
+  properties::Plan plan;
+};
+
+Result<std::vector<NamedPlan>> ReadPlans(const VerifyArgs& args,
+                                         const std::string& bytes) {
+  std::vector<NamedPlan> plans;
+  if (EndsWith(args.file, ".csv")) {
+    properties::CsvPlanOptions options;
+    options.alignment = args.align;
+    Result<properties::Plan> plan = properties::PlanFromCsv(bytes, options);
+    if (!plan.ok()) return plan.error();
+    plans.push_back({args.file, std::move(*plan)});
+    return plans;
+  }
+  if (EndsWith(args.file, ".json")) {
+    Result<properties::Plan> plan = properties::PlanFromJson(bytes);
+    if (!plan.ok()) return plan.error();
+    // --align raises every allocation's alignment, as for the other inputs.
+    for (properties::Allocation& a : plan->allocations) {
+      a.alignment = std::max(a.alignment, args.align);
+    }
+    plans.push_back({args.file, std::move(*plan)});
+    return plans;
+  }
+  Result<Program> program = Program::Load(
+      reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size());
+  if (!program.ok()) return program.error();
+  properties::ProgramPlanOptions options;
+  options.min_alignment = args.align;
+  bool found = false;
+  for (size_t m = 0; m < program->num_methods(); ++m) {
+    std::string name = program->method_name(m);
+    if (!args.method.empty() && name != args.method) continue;
+    found = true;
+    Result<properties::Plan> plan =
+        properties::PlanFromProgram(*program, m, options);
+    if (!plan.ok()) return plan.error();
+    plans.push_back({name, std::move(*plan)});
+  }
+  if (!found && !args.method.empty()) {
+    return Error(ErrorCode::kNotFound, "no method named '" + args.method + "'");
+  }
+  return plans;
+}
+
+}  // namespace
+
+int RunVerify(int argc, char** argv) {
+  VerifyArgs args;
+  for (int i = 1; i < argc; ++i) {
+    std::string arg = argv[i];
+    if (arg == "--help" || arg == "-h") {
+      std::fputs(kUsage, stdout);
+      return 0;
+    } else if (arg == "--json") {
+      args.json = true;
+    } else if (arg == "--align" || arg == "--method") {
+      if (i + 1 >= argc) return UsageError(arg + " needs a value");
+      std::string value = argv[++i];
+      if (arg == "--method") {
+        args.method = value;
+        continue;
+      }
+      auto [end, ec] = std::from_chars(value.data(),
+                                       value.data() + value.size(), args.align);
+      if (ec != std::errc() || end != value.data() + value.size() ||
+          args.align < 1 || (args.align & (args.align - 1)) != 0) {
+        return UsageError("--align " + value + ": must be a power of two >= 1");
+      }
+    } else if (!arg.empty() && arg[0] == '-') {
+      return UsageError("unknown option " + arg);
+    } else if (args.file.empty()) {
+      args.file = arg;
+    } else {
+      return UsageError("more than one FILE");
+    }
+  }
+  if (args.file.empty()) return UsageError("no FILE");
+
+  std::ifstream in(args.file, std::ios::binary);
+  if (!in) {
+    std::fprintf(stderr, "memplan verify: cannot read %s\n", args.file.c_str());
+    return 2;
+  }
+  std::string bytes{std::istreambuf_iterator<char>(in),
+                    std::istreambuf_iterator<char>()};
+  Result<std::vector<NamedPlan>> plans = ReadPlans(args, bytes);
+  if (!plans.ok()) {
+    std::fprintf(stderr, "memplan verify: %s: %s\n", args.file.c_str(),
+                 plans.error().ToString().c_str());
+    return 2;
+  }
+
+  bool valid = true;
+  std::string out;
+  if (args.json)
+    out = "{\"file\":" + properties::JsonQuote(args.file) + ",\"plans\":[";
+  for (size_t p = 0; p < plans->size(); ++p) {
+    const NamedPlan& named = (*plans)[p];
+    properties::Report report = properties::Check(named.plan);
+    valid = valid && report.ok();
+    if (args.json) {
+      if (p > 0) out += ",";
+      out +=
+          "{\"name\":" + properties::JsonQuote(named.name) +
+          ",\"allocations\":" + std::to_string(named.plan.allocations.size()) +
+          ",\"report\":" + properties::FormatJson(report) + "}";
+    } else {
+      out += named.name + ": " + std::to_string(named.plan.allocations.size()) +
+             " allocation(s) in " + std::to_string(named.plan.buffers.size()) +
+             " buffer(s)\n" + properties::FormatText(report);
+    }
+  }
+  if (args.json) out += "]}\n";
+  std::fputs(out.c_str(), stdout);
+  return valid ? 0 : 1;
+}
+
+}  // namespace cli
+}  // namespace memplan
