@@ -38,6 +38,8 @@ cc_library(
     hdrs = glob(["include/**/*.h", "include/**/*.hpp"]),
     includes = ["include"],
     srcs = ["libcudart_static.a"],
+    # Static everywhere, so a binary copied to a GPU machine needs no cudart.
+    linkstatic = True,
     linkopts = ["-ldl", "-lpthread", "-lrt"],
     defines = ["MEMPLAN_HAVE_CUDA=1"],
 )
