@@ -147,8 +147,11 @@ void MutateBuffers(fb::ExecutionPlanT& plan, Rng& rng) {
     case 0:
       if (!sizes.empty()) {
         int64_t& s = sizes[rng() % sizes.size()];
+        // Wrapping on purpose: a negative result is a value to try too.
+        uint64_t u = static_cast<uint64_t>(s);
         s = Pick<int64_t>(
-            rng, {0, -1, s / 2, s * 2, s + 1,
+            rng, {0, -1, s / 2, static_cast<int64_t>(u * 2),
+                  static_cast<int64_t>(u + 1),
                   std::numeric_limits<int64_t>::max(), int64_t{1} << 33});
       }
       break;
