@@ -38,15 +38,18 @@ Device ToDevice(fb::DeviceType type, int8_t index) {
   return Device{static_cast<DeviceType>(type), index};
 }
 
-Error CheckDevice(const std::string& path, fb::DeviceType type, int8_t index) {
+// `path` builds the field path; called only on failure, so the hot path
+// allocates no strings.
+template <typename PathFn>
+Error CheckDevice(PathFn path, fb::DeviceType type, int8_t index) {
   if (!IsKnownDeviceType(static_cast<int>(type))) {
-    return Invalid(path +
+    return Invalid(path() +
                    ".device_type = " + Str(int64_t{static_cast<int>(type)}) +
                    ", must be a known device type (< " +
                    Str(int64_t{kNumDeviceTypes}) + ")");
   }
   if (index < 0) {
-    return Invalid(path + ".device_index = " + Str(int64_t{index}) +
+    return Invalid(path() + ".device_index = " + Str(int64_t{index}) +
                    ", must be >= 0");
   }
   return Error::Ok();
@@ -114,16 +117,18 @@ class PlanValidator {
     std::vector<bool> seen(num_buffers_, false);
     for (uint64_t i = 0; i < entries->size(); ++i) {
       const fb::NonConstBufferDevice& entry = *entries->Get(i);
-      std::string path = prefix_ + ".non_const_buffer_device[" + Str(i) + "]";
+      auto path = [&] {
+        return prefix_ + ".non_const_buffer_device[" + Str(i) + "]";
+      };
       int64_t idx = entry.buffer_idx();
       // Index 0 is the reserved constant buffer: it never has a device.
       if (idx < 1 || static_cast<uint64_t>(idx) >= num_buffers_) {
-        return Invalid(path + ".buffer_idx = " + Str(idx) +
+        return Invalid(path() + ".buffer_idx = " + Str(idx) +
                        ", must be in [1, " + Str(num_buffers_) +
                        ") (len(non_const_buffer_sizes))");
       }
       if (seen[idx]) {
-        return Invalid(path + ".buffer_idx = " + Str(idx) +
+        return Invalid(path() + ".buffer_idx = " + Str(idx) +
                        " duplicates an earlier entry; must be unique");
       }
       seen[idx] = true;
@@ -234,23 +239,23 @@ class PlanValidator {
       return Invalid(ValuePath(i) + ".tensor" + nbytes.error().message());
     }
     if (const auto* extra = tensor.extra_tensor_info()) {
-      MEMPLAN_RETURN_IF_ERROR(
-          CheckDevice(ValuePath(i) + ".tensor.extra_tensor_info",
-                      extra->device_type(), extra->device_index()));
+      MEMPLAN_RETURN_IF_ERROR(CheckDevice(
+          [&] { return ValuePath(i) + ".tensor.extra_tensor_info"; },
+          extra->device_type(), extra->device_index()));
     }
     MEMPLAN_RETURN_IF_ERROR(CheckDataBuffer(i, tensor));
     const fb::AllocationDetails* alloc = tensor.allocation_info();
     if (alloc == nullptr) return Error::Ok();
-    std::string apath = ValuePath(i) + ".tensor.allocation_info";
+    auto apath = [&] { return ValuePath(i) + ".tensor.allocation_info"; };
     if (num_buffers_ <= 1) {
-      return Invalid(apath +
+      return Invalid(apath() +
                      ": planned tensor, but the plan has no planned "
                      "buffers (len(non_const_buffer_sizes) = " +
                      Str(num_buffers_) + ", must be >= 2)");
     }
     uint32_t id = alloc->memory_id();
     if (id == 0 || id >= num_buffers_) {
-      return Invalid(apath + ".memory_id = " + Str(uint64_t{id}) +
+      return Invalid(apath() + ".memory_id = " + Str(uint64_t{id}) +
                      ", must be in [1, " + Str(num_buffers_) +
                      ") (len(non_const_buffer_sizes); 0 is reserved)");
     }
@@ -260,14 +265,14 @@ class PlanValidator {
         static_cast<uint64_t>(plan_.non_const_buffer_sizes()->Get(id));
     uint64_t end = 0;
     if (!CheckedAdd(offset, *nbytes, &end) || end > buffer_size) {
-      return Invalid(apath + ": offset " + Str(offset) + " + nbytes " +
+      return Invalid(apath() + ": offset " + Str(offset) + " + nbytes " +
                      Str(*nbytes) + " must be <= " + Str(buffer_size) +
                      " (non_const_buffer_sizes[" + Str(uint64_t{id}) + "])");
     }
     // Zero sharing: a planned tensor lives on exactly its buffer's device.
     Device device = TensorDevice(tensor);
     if (device != buffer_devices_[id]) {
-      return Invalid(apath + ": tensor device " + device.ToString() +
+      return Invalid(apath() + ": tensor device " + device.ToString() +
                      " != device " + buffer_devices_[id].ToString() +
                      " of non_const_buffer_sizes[" + Str(uint64_t{id}) +
                      "] (see non_const_buffer_device)");
@@ -281,7 +286,7 @@ class PlanValidator {
   Error CheckDataBuffer(uint64_t i, const fb::Tensor& tensor) {
     uint32_t idx = tensor.data_buffer_idx();
     if (idx == 0) return Error::Ok();
-    std::string path = ValuePath(i) + ".tensor.data_buffer_idx";
+    auto path = [&] { return ValuePath(i) + ".tensor.data_buffer_idx"; };
     if (tensor.allocation_info() == nullptr) {
       const fb::SubsegmentOffsets* cs = program_.constant_segment();
       uint64_t n = cs != nullptr ? Len(cs->offsets()) : 0;
@@ -290,7 +295,7 @@ class PlanValidator {
         n = Len(program_.constant_buffer());
         name = "len(constant_buffer)";
       }
-      if (idx >= n) return OutOfRange(path, idx, n, name);
+      if (idx >= n) return OutOfRange(path(), idx, n, name);
       return Error::Ok();
     }
     const auto* mutable_segments = program_.mutable_data_segments();
@@ -307,7 +312,7 @@ class PlanValidator {
     uint64_t n =
         Len(mutable_segments->Get(static_cast<uint32_t>(seg))->offsets());
     if (idx >= n) {
-      return OutOfRange(path, idx, n, "len(mutable_data_segments[].offsets)");
+      return OutOfRange(path(), idx, n, "len(mutable_data_segments[].offsets)");
     }
     return Error::Ok();
   }
