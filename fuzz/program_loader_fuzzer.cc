@@ -40,9 +40,10 @@ std::shared_ptr<SimulatedDeviceAllocator> MakeDevice(memplan::DeviceType type,
   options.device_type = type;
   options.num_devices = num_devices;
   // Small enough that huge planned buffers are a clean out-of-memory.
-  options.capacity_bytes = uint64_t{64} << 20;
+  // Buffers are zeroed and poisoned on free, so large ones cost each run.
+  options.capacity_bytes = uint64_t{1} << 20;
   options.fail_at_call = fail_at_call;
-  options.quarantine_bytes = 1 << 20;
+  options.quarantine_bytes = 1 << 16;
   return std::make_shared<SimulatedDeviceAllocator>(options);
 }
 
@@ -93,7 +94,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       LOADER_CHECK(registry.Register(cpu).ok(), "register cpu");
       LOADER_CHECK(registry.Register(cuda).ok(), "register cuda");
       memplan::LoaderOptions options;
-      options.max_planned_bytes = uint64_t{256} << 20;
+      options.max_planned_bytes = uint64_t{2} << 20;
       memplan::Result<memplan::LoadedMethod> method = memplan::LoadMethod(
           *program, program->method_name(m), registry, options);
       if (method.ok()) {
