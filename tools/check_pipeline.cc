@@ -402,7 +402,9 @@ std::vector<InputReport> RunText(const CheckInput& input,
                      ".json)")};
 }
 
-void AddFolderInputs(const fs::path& folder, std::vector<CheckInput>* out) {
+// `prefix` replaces the folder in the names reports show.
+void AddFolderInputs(const fs::path& folder, const std::string& prefix,
+                     std::vector<CheckInput>* out) {
   std::error_code error;
   std::vector<std::string> files;
   for (fs::directory_iterator it(folder, error), end; !error && it != end;
@@ -412,7 +414,11 @@ void AddFolderInputs(const fs::path& folder, std::vector<CheckInput>* out) {
     if (InputKindOf(path) != InputKind::kUnknown) files.push_back(path);
   }
   std::sort(files.begin(), files.end());
-  for (const std::string& path : files) out->push_back({path, path, {}});
+  for (const std::string& path : files) {
+    std::string name =
+        prefix.empty() ? path : prefix + fs::path(path).filename().string();
+    out->push_back({name, path, {}});
+  }
 }
 
 }  // namespace
@@ -452,7 +458,7 @@ std::vector<CheckInput> DefaultInputs(const std::string& shared_data_dir) {
   fs::path root(shared_data_dir);
   for (const char* sub : {"pte", "minimalloc"}) {
     if (fs::is_directory(root / sub, error)) {
-      AddFolderInputs(root / sub, &inputs);
+      AddFolderInputs(root / sub, std::string(sub) + "/", &inputs);
     }
   }
   return inputs;
@@ -463,7 +469,7 @@ std::vector<CheckInput> ExpandPaths(const std::vector<std::string>& paths) {
   for (const std::string& path : paths) {
     std::error_code error;
     if (fs::is_directory(path, error)) {
-      AddFolderInputs(path, &inputs);
+      AddFolderInputs(path, "", &inputs);
     } else {
       inputs.push_back({path, path, {}});
     }

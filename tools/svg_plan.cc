@@ -126,10 +126,11 @@ class SvgWriter {
       y_ += 20;
     }
     y_ += 10;
+    const std::string height = std::to_string(static_cast<int>(y_ + 0.5));
     std::string svg = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" +
-                      std::to_string(width_) + "\" height=\"" +
-                      std::to_string(y_) + "\" viewBox=\"0 0 " +
-                      std::to_string(width_) + " " + std::to_string(y_) +
+                      std::to_string(width_) + "\" height=\"" + height +
+                      "\" viewBox=\"0 0 " + std::to_string(width_) + " " +
+                      height +
                       "\" font-family=\"sans-serif\" font-size=\"12\">\n";
     svg += body_;
     svg += "</svg>\n";
