@@ -4,7 +4,6 @@
 #include <iterator>
 #include <numeric>
 #include <set>
-#include <unordered_map>
 
 namespace memplan {
 namespace properties {
@@ -32,18 +31,25 @@ OverlapFindings FindOverlapsSweep(const std::vector<OverlapItem>& items,
   std::vector<size_t> by_first(n), by_last(n);
   std::iota(by_first.begin(), by_first.end(), 0);
   std::iota(by_last.begin(), by_last.end(), 0);
-  std::sort(by_first.begin(), by_first.end(), [&](size_t a, size_t b) {
+  auto first_order = [&](size_t a, size_t b) {
     return items[a].first != items[b].first ? items[a].first < items[b].first
                                             : a < b;
-  });
-  std::sort(by_last.begin(), by_last.end(),
-            [&](size_t a, size_t b) { return items[a].last < items[b].last; });
-  // Bounds the walk to the left: only a member of the neighbour's family
-  // can reach past the neighbour, and no member is longer than this.
-  std::unordered_map<size_t, uint64_t> family_max_size;
+  };
+  auto last_order = [&](size_t a, size_t b) {
+    return items[a].last < items[b].last;
+  };
+  // Planners usually emit allocations in time order: skip sorting then.
+  if (!std::is_sorted(by_first.begin(), by_first.end(), first_order)) {
+    std::sort(by_first.begin(), by_first.end(), first_order);
+  }
+  if (!std::is_sorted(by_last.begin(), by_last.end(), last_order)) {
+    std::sort(by_last.begin(), by_last.end(), last_order);
+  }
+  // Bounds the walk to the left: no entry reaches further right than its
+  // begin plus the longest item.
+  uint64_t reach = 0;
   for (const OverlapItem& item : items) {
-    uint64_t& longest = family_max_size[item.family];
-    longest = std::max(longest, item.end - item.begin);
+    reach = std::max(reach, item.end - item.begin);
   }
 
   std::set<ActiveKey> active;
@@ -83,7 +89,6 @@ OverlapFindings FindOverlapsSweep(const std::vector<OverlapItem>& items,
     if (right != active.begin()) {
       auto it = std::prev(right);
       const size_t family = items[it->index].family;
-      const uint64_t reach = family_max_size[family];
       // Live entries that overlap each other share a family (conflicting
       // ones never enter), so only this family can reach x from the left.
       while (true) {
