@@ -272,7 +272,9 @@ void Replan(InputReport& report, const Plan& given,
     } else {
       outcome.total_bytes = total;
       outcome.proven_optimal = optimal;
-      Judge(report, name, std::move(replanned), PlacementCode);
+      // A plan made elsewhere keeps "given"; ours are marked as re-plans.
+      std::string label = report.given_bytes ? name + " re-plan" : name;
+      Judge(report, label, std::move(replanned), PlacementCode);
     }
     report.algorithms.push_back(outcome);
   }

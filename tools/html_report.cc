@@ -22,8 +22,8 @@ td.FAIL, td.UNREADABLE { background: #fdd; color: #900; font-weight: bold; }
 td.ok { color: #070; }
 section { margin-top: 32px; border-top: 2px solid #ddd; padding-top: 8px; }
 ul.findings li { color: #900; }
-h3 { margin: 16px 0 4px 0; font-size: 15px; }
-svg { display: block; border: 1px solid #ddd; background: #fff; }
+div.plans { display: flex; flex-wrap: wrap; gap: 12px; }
+svg { border: 1px solid #ddd; background: #fff; }
 )";
 
 struct DrawnPlan {
@@ -41,7 +41,11 @@ std::vector<DrawnPlan> DrawPlans(const std::vector<InputReport>& reports,
       if (emitted && checked.report.ok() && !options.draw_clean_emitted_plans)
         continue;
       SvgOptions svg_options;
-      svg_options.title = reports[r].name + " — " + checked.label;
+      // Two plans side by side on a laptop screen.
+      svg_options.plot_width = 540;
+      svg_options.plot_height = 150;
+      std::string base = reports[r].name.substr(reports[r].name.rfind('/') + 1);
+      svg_options.title = checked.label + " · " + base;
       drawn.push_back(
           {r, checked.label,
            RenderPlanSvg(checked.plan, checked.report, svg_options)});
@@ -119,10 +123,11 @@ std::string Page(const std::vector<InputReport>& reports,
       }
       html += "</ul>\n";
     }
+    html += "<div class=\"plans\">\n";
     for (; next < drawn.size() && drawn[next].report_index == r; ++next) {
-      html +=
-          "<h3>" + XmlEscape(drawn[next].label) + "</h3>\n" + drawn[next].svg;
+      html += drawn[next].svg;
     }
+    html += "</div>\n";
     html += "</section>\n";
   }
   html += "</body>\n</html>\n";

@@ -20,7 +20,8 @@ using properties::Violation;
 constexpr int kLeft = 90;
 constexpr int kRight = 20;
 constexpr int kLineHeight = 14;
-constexpr size_t kMaxMessageChars = 160;
+// Average width of a 12px sans-serif character, for cutting long lines.
+constexpr double kCharWidth = 6.5;
 
 std::string Num(double value) {
   char text[32];
@@ -48,9 +49,14 @@ std::vector<std::string> MessageWords(const std::string& message) {
   return words;
 }
 
-std::string Truncate(const std::string& text) {
-  if (text.size() <= kMaxMessageChars) return text;
-  return text.substr(0, kMaxMessageChars - 3) + "...";
+// Cuts at a character boundary so the result stays UTF-8.
+std::string Truncate(const std::string& text, size_t max_chars) {
+  if (text.size() <= max_chars) return text;
+  size_t cut = max_chars - 3;
+  while (cut > 0 && (static_cast<unsigned char>(text[cut]) >> 6) == 0x2) {
+    --cut;
+  }
+  return text.substr(0, cut) + "...";
 }
 
 std::string EndText(const Allocation& a) {
@@ -158,7 +164,9 @@ class SvgWriter {
       Swatch(x, DeviceColor(device), "#333", device.ToString());
       x += 90;
     }
-    Swatch(x, kViolationFill, kViolationStroke, "violation");
+    if (!violators_.empty() || !report_.ok()) {
+      Swatch(x, kViolationFill, kViolationStroke, "violation");
+    }
     y_ += 22;
   }
 
@@ -342,9 +350,15 @@ class SvgWriter {
       y_ += kLineHeight + 2;
     }
     size_t shown = std::min(violations.size(), options_.max_violation_lines);
+    size_t max_chars = std::max<size_t>(
+        20, static_cast<size_t>((width_ - kLeft - kRight) / kCharWidth));
     for (size_t i = 0; i < shown; ++i) {
-      Text(kLeft, y_ + 11, Truncate(violations[i]->message),
-           std::string("class=\"violation\" fill=\"") + kViolationFill + "\"");
+      // The full message is the line's tooltip.
+      body_ += "<text x=\"" + Num(kLeft) + "\" y=\"" + Num(y_ + 11) +
+               "\" class=\"violation\" fill=\"" + kViolationFill + "\">" +
+               XmlEscape(Truncate(violations[i]->message, max_chars)) +
+               "<title>" + XmlEscape(violations[i]->message) +
+               "</title></text>\n";
       y_ += kLineHeight;
     }
     if (shown < violations.size()) {
