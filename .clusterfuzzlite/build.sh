@@ -25,12 +25,17 @@ fi
 # mains excluded), compiled once.
 objects=()
 while IFS= read -r src; do
+  # Test-only helpers (RapidCheck generators, gtest utilities) are not needed.
+  if grep -qE '#include [<"](rapidcheck|gtest|gmock|benchmark)' "$src"; then
+    continue
+  fi
   obj="$work/obj/${src//\//_}.o"
   $CXX "${flags[@]}" -c "$src" -o "$obj"
   objects+=("$obj")
 done < <(find runtime planner properties fuzz -name '*.cc' \
            ! -name '*_test.cc' ! -name '*_main.cc' ! -name '*_benchmark.cc' \
-           ! -name '*_fuzzer.cc' ! -name 'replay_main.cc' | sort)
+           ! -name '*_fuzzer.cc' ! -name 'replay_main.cc' \
+           ! -name 'make_seed_corpus.cc' | sort)
 ar rcs "$work/libmemplan.a" "${objects[@]}"
 
 dict_for() {

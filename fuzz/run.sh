@@ -11,8 +11,9 @@ root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
 output_base="${MEMPLAN_FUZZ_OUTPUT_BASE:-/root/.cache/bazel_fuzz}"
 bazel --output_base="$output_base" build --config=fuzz "//fuzz:$target"
-binary="$(bazel --output_base="$output_base" cquery --config=fuzz \
-  --output=files "//fuzz:$target" 2>/dev/null | head -n 1)"
+# The workspace's bazel-bin link belongs to the default output base.
+bin="$(bazel --output_base="$output_base" info --config=fuzz bazel-bin 2>/dev/null)"
+binary="$bin/fuzz/$target"
 
 work="${MEMPLAN_FUZZ_WORK:-/tmp/memplan_fuzz/$target}"
 mkdir -p "$work/corpus" "$work/merged" "$work/artifacts" "$work/seeds"
