@@ -1,0 +1,97 @@
+// The whole `memplan check` pipeline (plan with every algorithm, oracle,
+// emit, Program::Load, program adapter + oracle, load onto allocators) on
+// the embedded default corpus and on a generated 100k-tensor graph.
+#include <benchmark/benchmark.h>
+
+#include <cstdint>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "planner/graph.h"
+#include "tools/check_pipeline.h"
+#include "tools/default_corpus.h"
+
+namespace memplan {
+namespace {
+
+using planner::Graph;
+using planner::SpecKind;
+using planner::TensorSpec;
+
+// A long chain of nodes shaped like an exported model: each node reads the
+// previous activation and sometimes an older one (skip connections), writes
+// one new activation; every 16th stretch of 1k tensors runs on cuda:0, with
+// copies at the device boundaries implied by the reads.
+Graph GeneratedGraph(size_t num_tensors, uint64_t seed) {
+  Graph graph("generated");
+  std::mt19937_64 random(seed);
+  std::uniform_int_distribution<int64_t> elements(16, 16384);
+  auto input = graph.AddTensor(
+      TensorSpec::Owning("in", SpecKind::kInput,
+                         executorch_flatbuffer::ScalarType::FLOAT, {1, 1024}));
+  std::vector<planner::ValueId> values = {*input};
+  for (size_t i = 1; i < num_tensors; ++i) {
+    bool last = i + 1 == num_tensors;
+    Device device = (i / 1000) % 16 == 15 ? Device::Cuda(0) : Device::Cpu();
+    auto value = graph.AddTensor(TensorSpec::Owning(
+        "t" + std::to_string(i), last ? SpecKind::kOutput : SpecKind::kPlain,
+        executorch_flatbuffer::ScalarType::FLOAT, {elements(random)}, device));
+    planner::Node node;
+    node.name = "n" + std::to_string(i);
+    node.op = "aten::add.out";
+    node.inputs = {values.back()};
+    if (values.size() > 8 && random() % 8 == 0) {
+      node.inputs.push_back(values[values.size() - 1 - random() % 8]);
+    }
+    node.outputs = {*value};
+    Error added = graph.AddNode(node);
+    if (!added.ok()) std::abort();  // A generator bug, not input.
+    values.push_back(*value);
+  }
+  return graph;
+}
+
+void BM_DefaultCorpus(benchmark::State& state) {
+  cli::PipelineOptions options;
+  options.use_gpu = false;
+  size_t failing = 0;
+  for (auto _ : state) {
+    for (const cli::EmbeddedGraph& graph : cli::DefaultCorpus()) {
+      for (const cli::InputReport& report :
+           cli::RunInput({std::string(graph.name), "", std::string(graph.text)},
+                         options)) {
+        failing += report.ok() ? 0 : 1;
+      }
+    }
+  }
+  if (failing > 0) state.SkipWithError("a default graph failed the check");
+  state.counters["graphs"] = cli::DefaultCorpus().size();
+}
+BENCHMARK(BM_DefaultCorpus)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+// Arg 0: every algorithm (exact with its 1 s budget per partition);
+// arg 1: greedy only.
+void BM_Generated100k(benchmark::State& state) {
+  static const Graph* graph = new Graph(GeneratedGraph(100'000, 7));
+  cli::PipelineOptions options;
+  options.use_gpu = false;
+  if (state.range(0) == 1) options.algorithms = {"greedy"};
+  bool ok = true;
+  for (auto _ : state) {
+    cli::InputReport report = cli::CheckGraph("generated", *graph, options);
+    ok = ok && report.ok();
+    benchmark::DoNotOptimize(report);
+  }
+  if (!ok) state.SkipWithError("the generated graph failed the check");
+  state.counters["tensors"] = graph->tensors().size();
+}
+BENCHMARK(BM_Generated100k)
+    ->Arg(0)
+    ->Arg(1)
+    ->Unit(benchmark::kSecond)
+    ->UseRealTime()
+    ->Iterations(1);
+
+}  // namespace
+}  // namespace memplan
