@@ -16,6 +16,7 @@
 #include "properties/json_plan.h"
 #include "properties/program_plan.h"
 #include "properties/report.h"
+#include "runtime/bundled_program.h"
 #include "runtime/program.h"
 #include "tools/commands.h"
 
@@ -78,8 +79,20 @@ Result<std::vector<NamedPlan>> ReadPlans(const VerifyArgs& args,
     plans.push_back({args.file, std::move(*plan)});
     return plans;
   }
-  Result<Program> program = Program::Load(
-      reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size());
+  const auto* data = reinterpret_cast<const uint8_t*>(bytes.data());
+  size_t size = bytes.size();
+  // A bundled program (.bpte) wraps the program we judge; copy it out so
+  // the flatbuffer starts 8-byte aligned, as Program::Load requires.
+  std::vector<uint8_t> unwrapped;
+  if (IsBundledProgram(data, size)) {
+    Result<std::pair<const uint8_t*, size_t>> inner =
+        ExtractBundledProgram(data, size);
+    if (!inner.ok()) return inner.error();
+    unwrapped.assign(inner->first, inner->first + inner->second);
+    data = unwrapped.data();
+    size = unwrapped.size();
+  }
+  Result<Program> program = Program::Load(data, size);
   if (!program.ok()) return program.error();
   properties::ProgramPlanOptions options;
   options.min_alignment = args.align;
