@@ -277,8 +277,10 @@ rc::Gen<GraphStep> GenGraphStep(const GraphGenOptions& options) {
       },
       kind, GenDtype(), GenShape(options.max_dim), device, GenDynamism(),
       rc::gen::inRange<uint32_t>(0, 1000), rc::gen::inRange<uint32_t>(0, 1000),
-      rc::gen::weightedElement<int>({{6, -1}, {1, 5}, {1, 7}}), pool,
-      rc::gen::arbitrary<bool>());
+      options.own_alignment
+          ? rc::gen::weightedElement<int>({{6, -1}, {1, 5}, {1, 7}})
+          : rc::gen::just(-1),
+      pool, rc::gen::arbitrary<bool>());
 }
 
 planner::Graph BuildGraph(const std::vector<GraphStep>& steps) {
@@ -319,19 +321,23 @@ rc::Gen<planner::PlanOptions> GenPlanOptions(
       rc::gen::arbitrary<bool>(), rc::gen::arbitrary<bool>());
 }
 
-planner::Graph RelabelDevices(const planner::Graph& graph, Device from,
-                              Device to) {
+planner::Graph MapDevices(const planner::Graph& graph,
+                          const std::function<Device(Device)>& map) {
   std::vector<TensorSpec> specs;
   for (const TensorSpec& spec : graph.tensors()) {
-    Device device = spec.own_device().value_or(Device::Cpu());
-    if (device == from) {
-      device = to;
-    } else if (device == to) {
-      device = from;
-    }
-    specs.push_back(CopySpec(spec, device));
+    specs.push_back(
+        CopySpec(spec, map(spec.own_device().value_or(Device::Cpu()))));
   }
   return Rebuild(graph, specs, graph.nodes());
+}
+
+planner::Graph RelabelDevices(const planner::Graph& graph, Device from,
+                              Device to) {
+  return MapDevices(graph, [from, to](Device device) {
+    if (device == from) return to;
+    if (device == to) return from;
+    return device;
+  });
 }
 
 planner::Graph AddCpuTensor(const planner::Graph& graph, uint32_t node_pick,

@@ -7,6 +7,7 @@
 #include <rapidcheck.h>
 
 #include <cstdint>
+#include <functional>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -30,10 +31,11 @@ rc::Gen<std::vector<int64_t>> GenShape(int64_t max_dim = 8);
 rc::Gen<planner::Dynamism> GenDynamism();
 
 struct GraphGenOptions {
-  int max_steps = 16;        // Each step adds one tensor (and most a node).
-  bool devices = true;       // false: every tensor on CPU.
-  bool custom_pools = true;  // Pre-assigned mem_ids, one pool per device.
-  bool control_flow = true;  // Nodes with their own scratch arena.
+  int max_steps = 16;         // Each step adds one tensor (and most a node).
+  bool devices = true;        // false: every tensor on CPU.
+  bool custom_pools = true;   // Pre-assigned mem_ids, one pool per device.
+  bool control_flow = true;   // Nodes with their own scratch arena.
+  bool own_alignment = true;  // Tensors with align= above the global one.
   int64_t max_dim = 8;
 };
 
@@ -66,6 +68,10 @@ rc::Gen<planner::Graph> GenGraph(const GraphGenOptions& options = {});
 // padding, over the given algorithms (exact gets a small budget).
 rc::Gen<planner::PlanOptions> GenPlanOptions(
     std::vector<std::string> algorithms);
+
+// A copy of the graph with every owning tensor's device mapped.
+planner::Graph MapDevices(const planner::Graph& graph,
+                          const std::function<Device(Device)>& map);
 
 // Every tensor on device `from` moves to `to` and back (a swap).
 planner::Graph RelabelDevices(const planner::Graph& graph, Device from,

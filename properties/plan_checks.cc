@@ -149,13 +149,69 @@ std::string PlannedGraphVerdict::Describe() const {
   return out.str();
 }
 
+namespace {
+
+// The planner's side of the verdict; false when the adapter refused.
+bool CheckPlannerSide(const planner::Graph& graph,
+                      const planner::PlanResult& result,
+                      PlannedGraphVerdict* verdict) {
+  PlannerPlanOptions adapter;
+  adapter.value_ids = true;
+  adapter.end_time =
+      std::max<TimeValue>(0, static_cast<TimeValue>(graph.nodes().size()) - 1);
+  Result<Plan> planner_plan = PlanFromPlannerResult(result, adapter);
+  if (!planner_plan.ok()) {
+    verdict->pipeline_error = "adapter: " + planner_plan.error().ToString();
+    return false;
+  }
+  verdict->planner_plan = std::move(*planner_plan);
+  verdict->planner_report = Check(verdict->planner_plan);
+  // Kind rules: inputs live from 0, outputs to the end, mutable state for
+  // the whole program (it outlives one run, which no instruction shows).
+  const TimeValue end = *adapter.end_time;
+  for (const Allocation& a : verdict->planner_plan.allocations) {
+    bool broken =
+        (a.kind == AllocationKind::kInput && a.lifetime.first != 0) ||
+        (a.kind == AllocationKind::kOutput && a.lifetime.last != end) ||
+        (a.kind == AllocationKind::kMutable &&
+         (a.lifetime.first != 0 || a.lifetime.last != end));
+    if (broken) {
+      verdict->lifetime_mismatches.push_back(
+          std::string(AllocationKindName(a.kind)) + " " + a.id + " live [" +
+          std::to_string(a.lifetime.first) + "," +
+          std::to_string(a.lifetime.last) + "] in a program [0," +
+          std::to_string(end) + "]");
+    }
+  }
+  // A root holds its bytes while any alias of it is live.
+  auto by_id = ById(verdict->planner_plan);
+  for (const Allocation& a : verdict->planner_plan.allocations) {
+    if (!a.alias_of || by_id.count(*a.alias_of) == 0) continue;
+    const Lifetime& root = by_id[*a.alias_of]->lifetime;
+    if (root.first > a.lifetime.first || root.last < a.lifetime.last) {
+      verdict->lifetime_mismatches.push_back(
+          a.id + " live [" + std::to_string(a.lifetime.first) + "," +
+          std::to_string(a.lifetime.last) + "] outlives its root " +
+          *a.alias_of + " [" + std::to_string(root.first) + "," +
+          std::to_string(root.last) + "]");
+    }
+  }
+  return true;
+}
+
+}  // namespace
+
 PlannedGraphVerdict CheckPlannedGraph(const planner::Graph& graph,
                                       const planner::PlanResult& result,
                                       const planner::PlanOptions& options) {
   Result<std::vector<uint8_t>> bytes = planner::EmitProgram(graph, result);
   if (!bytes.ok()) {
+    // The planner's plan is still judged: the emitter refusing it is only
+    // one of the findings.
     PlannedGraphVerdict verdict;
-    verdict.pipeline_error = "emit: " + bytes.error().ToString();
+    if (CheckPlannerSide(graph, result, &verdict)) {
+      verdict.pipeline_error = "emit: " + bytes.error().ToString();
+    }
     return verdict;
   }
   return CheckPlannedProgram(graph, result, options, std::move(*bytes));
@@ -166,17 +222,7 @@ PlannedGraphVerdict CheckPlannedProgram(const planner::Graph& graph,
                                         const planner::PlanOptions& options,
                                         std::vector<uint8_t> bytes) {
   PlannedGraphVerdict verdict;
-  PlannerPlanOptions adapter;
-  adapter.value_ids = true;
-  adapter.end_time =
-      std::max<TimeValue>(0, static_cast<TimeValue>(graph.nodes().size()) - 1);
-  Result<Plan> planner_plan = PlanFromPlannerResult(result, adapter);
-  if (!planner_plan.ok()) {
-    verdict.pipeline_error = "adapter: " + planner_plan.error().ToString();
-    return verdict;
-  }
-  verdict.planner_plan = std::move(*planner_plan);
-  verdict.planner_report = Check(verdict.planner_plan);
+  if (!CheckPlannerSide(graph, result, &verdict)) return verdict;
   verdict.program = std::move(bytes);
   Result<Program> program =
       Program::Load(verdict.program.data(), verdict.program.size());

@@ -26,7 +26,9 @@ struct PlannedGraphVerdict {
   // A tensor whose device in the file differs from the graph's, from its
   // root's, or from its buffer's in MethodMeta.
   std::vector<std::string> device_mismatches;
-  // A tensor whose re-derived lifetime is not inside the planner's.
+  // A tensor whose re-derived lifetime is not inside the planner's, or an
+  // alias live outside its root's planned lifetime, or an input, output or
+  // mutable buffer whose planned lifetime breaks its kind's rule.
   std::vector<std::string> lifetime_mismatches;
   // A tensor whose mem_id, offset, size or device differ after the trip.
   std::vector<std::string> round_trip_mismatches;

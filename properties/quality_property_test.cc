@@ -45,9 +45,10 @@ RC_GTEST_PROP(QualityProperty, EveryAlgorithmIsAtLeastTheLowerBound, ()) {
   }
 }
 
-RC_GTEST_PROP(QualityProperty, GreedyAtMostNaiveExactAtMostAllSuiteIsMin, ()) {
+void CheckSuiteOrdering(bool own_alignment) {
   GraphGenOptions small;
   small.max_steps = 10;
+  small.own_alignment = own_alignment;
   const planner::Graph graph = *GenGraph(small);
   const planner::PlanOptions options = SuiteOptions();
   Result<planner::PlanResult> result = planner::PlanGraph(graph, options);
@@ -69,6 +70,24 @@ RC_GTEST_PROP(QualityProperty, GreedyAtMostNaiveExactAtMostAllSuiteIsMin, ()) {
   }
   RC_ASSERT(result->total_bytes() == min_total);
   RC_ASSERT(stats[result->algorithm]->total_bytes == min_total);
+}
+
+// Tensors at the global alignment only.
+RC_GTEST_PROP(QualityProperty, GreedyAtMostNaiveExactAtMostAllSuiteIsMin, ()) {
+  CheckSuiteOrdering(/*own_alignment=*/false);
+}
+
+// Fails: greedy <= naive does not hold once tensors carry their own
+// alignment (greedy's size order opens alignment gaps naive's order does
+// not). Counterexample (alignment=1, padding=8, device planning off):
+//   t0 int8 [] input align=128; t1 int8 [] align=128;
+//   t2 uint8 [960] scratch; t3 int32 [] align=32
+//   n0 in=t0 out=t1; n1 torch.cond in=t1 out=t3 scratch=t2
+// greedy 1192 bytes, naive 1128. For the planner owner to decide: make
+// greedy alignment-aware, or drop the claim.
+RC_GTEST_PROP(QualityProperty, DISABLED_GreedyAtMostNaiveWithPerTensorAlignment,
+              ()) {
+  CheckSuiteOrdering(/*own_alignment=*/true);
 }
 
 }  // namespace
