@@ -29,6 +29,14 @@ struct Candidate {
 
 bool IsPowerOfTwo(uint64_t x) { return x != 0 && (x & (x - 1)) == 0; }
 
+// A root's offset alignment: the global one, raised by the spec's own and by
+// its element size, so that a double never lands at offset 4 when the global
+// alignment is smaller than 8.
+uint64_t RootAlignment(const TensorSpec& root, const PlanOptions& options) {
+  return std::max({uint64_t{1}, options.alignment, root.alignment,
+                   ScalarTypeBytes(root.dtype)});
+}
+
 Result<std::vector<Partition>> BuildPartitions(
     const Graph& graph, const std::vector<Lifetime>& lifetimes,
     const PlanOptions& options) {
@@ -56,7 +64,7 @@ Result<std::vector<Partition>> BuildPartitions(
                          ": a buffer cannot span two devices");
       }
     }
-    uint64_t alignment = std::max(options.alignment, spec.alignment);
+    uint64_t alignment = RootAlignment(spec, options);
     uint64_t size = 0;
     if (!CheckedAlignUp(graph.NumBytes(id), alignment, &size)) {
       return Error(ErrorCode::kInvalidArgument,
@@ -238,8 +246,7 @@ Result<PlanResult> PlanGraph(const Graph& graph, const PlanOptions& options) {
     t.first = lifetimes[i].first;
     t.last = lifetimes[i].last;
     t.device = options.device_planning ? graph.DeviceOf(id) : Device::Cpu();
-    t.alignment = std::max<uint64_t>(
-        1, std::max(options.alignment, graph.tensor(root).alignment));
+    t.alignment = RootAlignment(graph.tensor(root), options);
     if (root != id) t.alias_of = graph.tensor(root).name;
     if (const Partition* partition = root_partition[root]) {
       t.planned = true;

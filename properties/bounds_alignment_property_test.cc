@@ -60,14 +60,13 @@ RC_GTEST_PROP(BoundsAlignmentProperty, TensorsInBoundsAlignedBufferMapSound,
   CheckBoundsAlignmentBufferMap(8);
 }
 
-// Known planner bug, found by this suite: with a global alignment below an
-// element size (alignment=4, a double) the planner puts the double at
-// offset 4; the program adapter asks every offset to be a multiple of its
-// element size. Counterexample: t0 int8 [] input, t1 int8 [] out of n0,
-// t2 double [] out of n1, naive, alignment=4. Enable once the planner
-// aligns to max(global, own, element size).
+// Found by this suite: with a global alignment below an element size
+// (alignment=4, a double) the planner once put the double at offset 4.
+// Counterexample: t0 int8 [] input, t1 int8 [] out of n0, t2 double [] out
+// of n1, naive, alignment=4. The planner now aligns every root to
+// max(global, own, element size).
 RC_GTEST_PROP(BoundsAlignmentProperty,
-              DISABLED_OffsetsAlignedToElementSizeUnderSmallGlobalAlignment,
+              OffsetsAlignedToElementSizeUnderSmallGlobalAlignment,
               ()) {
   CheckBoundsAlignmentBufferMap(1);
 }
