@@ -61,7 +61,9 @@ void CheckSuiteOrdering(bool own_alignment) {
     min_total = std::min(min_total, s.total_bytes);
   }
   RC_ASSERT(stats.size() == planner::AlgorithmNames().size());
-  RC_ASSERT(stats["greedy"]->total_bytes <= stats["naive"]->total_bytes);
+  if (!own_alignment) {
+    RC_ASSERT(stats["greedy"]->total_bytes <= stats["naive"]->total_bytes);
+  }
   RC_CLASSIFY(stats["exact"]->proven_optimal, "exact proven optimal");
   if (stats["exact"]->proven_optimal) {
     for (const auto& [name, s] : stats) {
@@ -77,15 +79,14 @@ RC_GTEST_PROP(QualityProperty, GreedyAtMostNaiveExactAtMostAllSuiteIsMin, ()) {
   CheckSuiteOrdering(/*own_alignment=*/false);
 }
 
-// Fails: greedy <= naive does not hold once tensors carry their own
-// alignment (greedy's size order opens alignment gaps naive's order does
-// not). Counterexample (alignment=1, padding=8, device planning off):
-//   t0 int8 [] input align=128; t1 int8 [] align=128;
-//   t2 uint8 [960] scratch; t3 int32 [] align=32
-//   n0 in=t0 out=t1; n1 torch.cond in=t1 out=t3 scratch=t2
-// greedy 1192 bytes, naive 1128. For the planner owner to decide: make
-// greedy alignment-aware, or drop the claim.
-RC_GTEST_PROP(QualityProperty, DISABLED_GreedyAtMostNaiveWithPerTensorAlignment,
+// greedy <= naive is claimed only at the global alignment, which is
+// ExecuTorch's setting (one alignment for every spec). With per-tensor
+// alignment greedy's size order can open gaps naive's order does not
+// (alignment=1, padding=8, no device planning: t0 int8 [] input align=128;
+// t1 int8 [] align=128; t2 uint8 [960] scratch; t3 int32 [] align=32;
+// n0 in=t0 out=t1; n1 torch.cond in=t1 out=t3 scratch=t2 gives greedy 1192
+// bytes, naive 1128), so the suite, not greedy, is the one to rely on there.
+RC_GTEST_PROP(QualityProperty, ExactAtMostAllSuiteIsMinWithPerTensorAlignment,
               ()) {
   CheckSuiteOrdering(/*own_alignment=*/true);
 }
