@@ -253,12 +253,17 @@ void Replan(InputReport& report, const Plan& given,
                         placement.error().ToString();
         break;
       }
+      // The plan model's offsets are signed 64-bit.
+      if (placement->height > static_cast<uint64_t>(INT64_MAX)) {
+        outcome.error = "buffer " + std::to_string(buffer.mem_id) +
+                        ": height " + std::to_string(placement->height) +
+                        " exceeds 2^63 - 1";
+        break;
+      }
       optimal = optimal && placement->proven_optimal;
       total = SaturatingAdd(total, placement->height);
       properties::Buffer placed = buffer;
-      placed.size = placement->height > static_cast<uint64_t>(INT64_MAX)
-                        ? INT64_MAX
-                        : static_cast<int64_t>(placement->height);
+      placed.size = static_cast<int64_t>(placement->height);
       replanned.buffers.push_back(placed);
       for (size_t k = 0; k < members.size(); ++k) {
         properties::Allocation a = given.allocations[members[k]];

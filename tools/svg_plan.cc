@@ -85,6 +85,7 @@ std::string DeviceName(const std::optional<Device>& device) {
 
 struct Layout {
   properties::TimeValue first = 0;  // Leftmost time drawn.
+  properties::TimeValue last = 0;   // Rightmost time drawn.
   double span = 1;                  // Time steps across the plot.
 };
 
@@ -103,6 +104,7 @@ Layout TimeLayout(const Plan& plan) {
   }
   Layout layout;
   layout.first = lo;
+  layout.last = hi;
   // Doubles: hostile lifetimes may span all of int64.
   layout.span = static_cast<double>(hi) - static_cast<double>(lo) + 1.0;
   if (layout.span < 1) layout.span = 1;
@@ -249,7 +251,9 @@ class SvgWriter {
                kViolationStroke + "\" stroke-dasharray=\"6,3\"/>\n";
     }
     DrawAllocations(members, x0, y0, w, h, top);
-    Text(x0 - 6, y0 + 10, std::to_string(static_cast<uint64_t>(top)),
+    Text(x0 - 6, y0 + 10,
+         std::to_string(
+             std::max<uint64_t>(buffer.size > 0 ? buffer.size : 0, high_water)),
          "text-anchor=\"end\" fill=\"#555\"");
     Text(x0 - 6, y0 + h, "0", "text-anchor=\"end\" fill=\"#555\"");
     Text(x0 - 6, y0 + h / 2, "offset", "text-anchor=\"end\" fill=\"#555\"");
@@ -257,9 +261,7 @@ class SvgWriter {
          "fill=\"#555\"");
     Text(x0 + w / 2, y0 + h + 13, "time →",
          "text-anchor=\"middle\" fill=\"#555\"");
-    Text(x0 + w, y0 + h + 13,
-         "t=" + std::to_string(static_cast<int64_t>(
-                    static_cast<double>(layout_.first) + layout_.span - 1)),
+    Text(x0 + w, y0 + h + 13, "t=" + std::to_string(layout_.last),
          "text-anchor=\"end\" fill=\"#555\"");
     y_ += h + 20;
     auto found = by_buffer_.find(buffer.mem_id);
