@@ -1,6 +1,7 @@
 #include "runtime/program_validator.h"
 
 #include <bitset>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -32,6 +33,20 @@ bool InRange(int64_t value, uint64_t bound) {
 template <typename T>
 uint64_t Len(const flatbuffers::Vector<T>* v) {
   return v == nullptr ? 0 : v->size();
+}
+
+// flatbuffers 2.0.8's Verifier checks only that a vector's length prefix is
+// 4-aligned; 8-byte elements are read in place, so they must be 8-aligned
+// too (Program::Load already requires the buffer itself to be 8-aligned).
+template <typename T>
+bool ElementsAligned(const flatbuffers::Vector<T>* v) {
+  return v == nullptr ||
+         reinterpret_cast<uintptr_t>(v->Data()) % alignof(T) == 0;
+}
+
+Error Misaligned(const std::string& path, size_t alignment) {
+  return Invalid(path + ": vector data is not " + std::to_string(alignment) +
+                 "-byte aligned in the file");
 }
 
 Device ToDevice(fb::DeviceType type, int8_t index) {
@@ -89,6 +104,9 @@ class PlanValidator {
  private:
   Error CheckBuffers() {
     const auto* sizes = plan_.non_const_buffer_sizes();
+    if (!ElementsAligned(sizes)) {
+      return Misaligned(prefix_ + ".non_const_buffer_sizes", alignof(int64_t));
+    }
     num_buffers_ = Len(sizes);
     uint64_t total = 0;
     for (uint64_t i = 0; i < num_buffers_; ++i) {
@@ -193,6 +211,17 @@ class PlanValidator {
         }
         return Error::Ok();
       }
+      case fb::KernelTypes::IntList:
+        if (!ElementsAligned(value.val_as_IntList()->items())) {
+          return Misaligned(ValuePath(i) + ".int_list.items", alignof(int64_t));
+        }
+        return Error::Ok();
+      case fb::KernelTypes::DoubleList:
+        if (!ElementsAligned(value.val_as_DoubleList()->items())) {
+          return Misaligned(ValuePath(i) + ".double_list.items",
+                            alignof(double));
+        }
+        return Error::Ok();
       default:
         return Error::Ok();
     }
@@ -264,6 +293,11 @@ class PlanValidator {
     uint64_t buffer_size =
         static_cast<uint64_t>(plan_.non_const_buffer_sizes()->Get(id));
     uint64_t end = 0;
+#ifdef MEMPLAN_PLANTED_BUG_SKIP_OFFSET_CHECK
+    // Test-only (--define=memplan_planted_bug=1): the bounds check the fuzz
+    // targets must prove they can find missing. Never in a real build.
+    buffer_size = UINT64_MAX;
+#endif
     if (!CheckedAdd(offset, *nbytes, &end) || end > buffer_size) {
       return Invalid(apath() + ": offset " + Str(offset) + " + nbytes " +
                      Str(*nbytes) + " must be <= " + Str(buffer_size) +
@@ -478,6 +512,9 @@ Error CheckSubsegments(
   }
   uint64_t segment_size = segments->Get(sub.segment_index())->size();
   const auto* offsets = sub.offsets();
+  if (!ElementsAligned(offsets)) {
+    return Misaligned(path + ".offsets", alignof(uint64_t));
+  }
   for (uint64_t k = 0; k < Len(offsets); ++k) {
     if (offsets->Get(k) > segment_size) {
       return Invalid(path + ".offsets[" + Str(k) +
