@@ -20,6 +20,7 @@
 #include "properties/json_plan.h"
 #include "properties/planner_plan.h"
 #include "properties/program_plan.h"
+#include "runtime/bundled_program.h"
 #include "runtime/core/checked_math.h"
 #include "runtime/cpu_allocator.h"
 #include "runtime/cuda_allocator.h"
@@ -335,7 +336,21 @@ std::vector<InputReport> RunProgram(const std::string& name,
                                     const std::string& text,
                                     const PipelineOptions& options) {
   const auto* data = reinterpret_cast<const uint8_t*>(text.data());
-  Result<Program> program = Program::Load(data, text.size());
+  size_t size = text.size();
+  // A bundled program's inner program is copied to a fresh, aligned buffer.
+  std::vector<uint8_t> inner;
+  if (IsBundledProgram(data, size)) {
+    Result<std::pair<const uint8_t*, size_t>> wrapped =
+        ExtractBundledProgram(data, size);
+    if (!wrapped.ok()) {
+      return {
+          Unreadable(name, InputKind::kProgram, wrapped.error().ToString())};
+    }
+    inner.assign(wrapped->first, wrapped->first + wrapped->second);
+    data = inner.data();
+    size = inner.size();
+  }
+  Result<Program> program = Program::Load(data, size);
   if (!program.ok()) {
     return {Unreadable(name, InputKind::kProgram, program.error().ToString())};
   }
@@ -405,8 +420,8 @@ std::vector<InputReport> RunText(const CheckInput& input,
       break;
   }
   return {Unreadable(input.name, kind,
-                     "unknown input type (expected .graph, .pte, .csv or "
-                     ".json)")};
+                     "unknown input type (expected .graph, .pte, .bpte, .csv "
+                     "or .json)")};
 }
 
 // `prefix` replaces the folder in the names reports show.
@@ -432,7 +447,9 @@ void AddFolderInputs(const fs::path& folder, const std::string& prefix,
 
 InputKind InputKindOf(const std::string& name) {
   if (EndsWith(name, ".graph")) return InputKind::kGraph;
-  if (EndsWith(name, ".pte")) return InputKind::kProgram;
+  if (EndsWith(name, ".pte") || EndsWith(name, ".bpte")) {
+    return InputKind::kProgram;
+  }
   if (EndsWith(name, ".csv")) return InputKind::kCsv;
   if (EndsWith(name, ".json")) return InputKind::kJsonPlan;
   return InputKind::kUnknown;

@@ -82,7 +82,7 @@ struct InputReport {
 };
 
 // The embedded default graphs, then, when shared_data_dir names a folder,
-// its pte/*.pte, pte/*.bpte and minimalloc/*.csv files.
+// its pte/*.pte, pte/*.bpte (the wrapped program) and minimalloc/*.csv.
 std::vector<CheckInput> DefaultInputs(const std::string& shared_data_dir);
 // Files stay as given; folders expand to their inputs (known extensions,
 // sorted, not recursive). A path that does not exist stays, to be reported

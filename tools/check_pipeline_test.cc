@@ -3,6 +3,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <string>
 #include <vector>
 
@@ -216,6 +217,38 @@ TEST(CheckPipelineTest, FoldersExpandToKnownInputsOnly) {
   for (const CheckInput& input : inputs) {
     EXPECT_EQ(InputKindOf(input.name), InputKind::kGraph) << input.name;
   }
+}
+
+TEST(CheckPipelineTest, RealProgramsFromSharedDataHoldAndLoad) {
+  const char* srcdir = std::getenv("TEST_SRCDIR");
+  if (!srcdir) GTEST_SKIP() << "TEST_SRCDIR is not set";
+  std::string data = std::string(srcdir) + "/shared_data/data";
+  std::vector<CheckInput> inputs = DefaultInputs(data);
+  ASSERT_GE(inputs.size(), DefaultCorpus().size());
+  inputs.erase(inputs.begin(), inputs.begin() + DefaultCorpus().size());
+  if (inputs.empty()) GTEST_SKIP() << "no ../shared/data here";
+  size_t bundled = 0;
+  for (const CheckInput& input : inputs) {
+    bundled += input.name.size() > 5 &&
+               input.name.compare(input.name.size() - 5, 5, ".bpte") == 0;
+    for (const InputReport& report : RunInput(input, FastOptions())) {
+      SCOPED_TRACE(report.name);
+      EXPECT_TRUE(report.readable) << report.error;
+      EXPECT_TRUE(report.ok()) << testing::PrintToString(report.findings);
+      if (report.kind == InputKind::kProgram) {
+        EXPECT_EQ(report.load, Verdict::kOk);
+        ASSERT_TRUE(report.given_bytes);
+        // Re-planning never needs more than the plan ExecuTorch made,
+        // except naive, which never reuses bytes.
+        for (const AlgorithmOutcome& outcome : report.algorithms) {
+          if (outcome.name == "naive") continue;
+          ASSERT_TRUE(outcome.total_bytes) << outcome.name;
+          EXPECT_LE(*outcome.total_bytes, *report.given_bytes) << outcome.name;
+        }
+      }
+    }
+  }
+  EXPECT_GE(bundled, 1u) << "the shared data holds a bundled program";
 }
 
 }  // namespace
