@@ -55,8 +55,6 @@ def memplan_fuzz_test(name, srcs, deps = [], corpus = [], dict = None):
             _FUZZ: ["-fsanitize=fuzzer"],
             "//conditions:default": [],
         }),
-        # --config=asan links with ld.bfd, which lacks --start-lib.
-        features = ["-supports_start_end_lib"],
         testonly = 1,
     )
 
@@ -65,7 +63,6 @@ def memplan_fuzz_test(name, srcs, deps = [], corpus = [], dict = None):
     cc_test(
         name = name + "_replay",
         deps = [":" + lib, "//fuzz:replay_main"],
-        features = ["-supports_start_end_lib"],
         data = [":" + corpus_list],
         args = ["@$(rootpath :%s)" % corpus_list],
         size = "small",

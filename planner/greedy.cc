@@ -127,6 +127,9 @@ Result<Placement> GreedyAlgorithm::Place(const std::vector<PlanItem>& items,
     offset_in_object[i] = offset;
   }
 
+  // An object's start padding (< its alignment) and its size rounding (<
+  // its first item's alignment) are both paid for by ValidatePlanItems'
+  // sum(size + 2 * (alignment - 1)), so validated items never fail here.
   std::vector<uint64_t> object_offset(objects.size());
   uint64_t cursor = 0;
   for (size_t k = 0; k < objects.size(); ++k) {

@@ -24,12 +24,15 @@ Error ValidatePlanItems(const std::vector<PlanItem>& items) {
                    where + ".first = " + std::to_string(item.first) +
                        ", must be <= last = " + std::to_string(item.last));
     }
+    // Padding is counted twice; see the header for why greedy needs it.
     if (!CheckedAdd(total, item.size, &total) ||
+        !CheckedAdd(total, item.alignment - 1, &total) ||
         !CheckedAdd(total, item.alignment - 1, &total)) {
       return Error(ErrorCode::kInvalidArgument,
                    where + ".size = " + std::to_string(item.size) +
-                       ": the aligned sum of sizes up to this item exceeds "
-                       "2^64 - 1");
+                       " (alignment " + std::to_string(item.alignment) +
+                       "): the sum of sizes plus twice their alignment "
+                       "padding up to this item exceeds 2^64 - 1");
     }
   }
   return Error::Ok();

@@ -12,8 +12,11 @@ namespace memplan {
 namespace planner {
 
 // Checks alignment (a power of two >= 1), first <= last, and that
-// sum(size + alignment - 1) fits in 64 bits: any plan that stacks each item
-// at an aligned offset above others then stays below 2^64.
+// sum(size + 2 * (alignment - 1)) fits in 64 bits. That sum bounds every
+// algorithm's height, so none can overflow: stacking each item at an aligned
+// offset needs at most alignment - 1 padding per item, and greedy's shared
+// objects at most twice that (the first item's alignment rounds the
+// object's size up, then may pad the object's start in the layout).
 Error ValidatePlanItems(const std::vector<PlanItem>& items);
 
 // max over time of the bytes of the live items (no padding), in

@@ -1,7 +1,10 @@
-// make_seed_corpus ROOT: writes small, varied seed inputs for every fuzz
-// target into ROOT/<target>/ (ROOT is normally the repository's corpus/).
-// Program seeds come from the program builder, so they are valid ET12 files
-// that reach the deep checks; byte seeds are deterministic pseudo-random.
+// make_seed_corpus ROOT [GRAPHS_DIR]: writes small, varied seed inputs for
+// every fuzz target into ROOT/<target>/ (ROOT is normally the repository's
+// corpus/). Program seeds come from the program builder and from the example
+// graphs planned and emitted by the planner (GRAPHS_DIR, default
+// examples/graphs under `bazel run`), so they are valid ET12 files that
+// reach the deep checks; byte seeds are deterministic pseudo-random.
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <filesystem>
@@ -11,6 +14,10 @@
 #include <utility>
 #include <vector>
 
+#include "planner/emitter.h"
+#include "planner/graph.h"
+#include "planner/graph_format.h"
+#include "planner/memory_planner.h"
 #include "runtime/core/device.h"
 #include "runtime/testing/program_builder.h"
 
@@ -161,6 +168,32 @@ std::vector<uint8_t> PseudoRandom(uint64_t seed, size_t size) {
   return out;
 }
 
+// The graph with every dim clamped to max_dim, so that loading it allocates
+// kilobytes, not megabytes, each fuzz run; the original when a clamped view
+// would outgrow its base.
+memplan::planner::Graph ShrinkGraph(const memplan::planner::Graph& graph,
+                                    int64_t max_dim) {
+  memplan::planner::Graph small(graph.name());
+  for (memplan::planner::TensorSpec spec : graph.tensors()) {
+    for (int64_t& dim : spec.shape) dim = std::min(dim, max_dim);
+    if (!small.AddTensor(std::move(spec)).ok()) return graph;
+  }
+  for (const memplan::planner::Node& node : graph.nodes()) {
+    if (!small.AddNode(node).ok()) return graph;
+  }
+  return small;
+}
+
+// Plans (greedy, 16-byte alignment) and emits one example graph.
+memplan::Result<std::vector<uint8_t>> EmitGraph(
+    const memplan::planner::Graph& graph) {
+  memplan::planner::PlanOptions options;
+  memplan::Result<memplan::planner::PlanResult> plan =
+      memplan::planner::PlanGraph(graph, options);
+  if (!plan.ok()) return plan.error();
+  return memplan::planner::EmitProgram(graph, *plan);
+}
+
 bool WriteSeed(const std::filesystem::path& dir, const Seed& seed) {
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
@@ -173,11 +206,12 @@ bool WriteSeed(const std::filesystem::path& dir, const Seed& seed) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc != 2) {
-    std::fprintf(stderr, "usage: %s CORPUS_ROOT\n", argv[0]);
+  if (argc != 2 && argc != 3) {
+    std::fprintf(stderr, "usage: %s CORPUS_ROOT [GRAPHS_DIR]\n", argv[0]);
     return 2;
   }
   const std::filesystem::path root = argv[1];
+  const std::filesystem::path graphs = argc == 3 ? argv[2] : "examples/graphs";
   std::vector<Seed> programs = {
       {"empty_plan.pte", EmptyPlan()},
       {"single_cpu_buffer.pte", SingleCpuBuffer()},
@@ -201,7 +235,36 @@ int main(int argc, char** argv) {
       ++written;
     }
   }
-  for (const char* target : {"cuda_allocation_fuzzer", "planner_fuzzer"}) {
+  for (const char* name : {"control_flow", "multi_device", "small_cnn",
+                           "transformer_block", "views_inplace"}) {
+    const std::string path = (graphs / (std::string(name) + ".graph")).string();
+    memplan::Result<memplan::planner::Graph> graph =
+        memplan::planner::ReadGraphFile(path);
+    if (!graph.ok()) {
+      std::fprintf(stderr, "%s\n", graph.error().ToString().c_str());
+      return 1;
+    }
+    // Parser: the graph as written; loader: dims clamped, so that every run
+    // allocates little (the parser never allocates buffers).
+    for (const auto& [target, max_dim] :
+         {std::pair<const char*, int64_t>{"program_parser_fuzzer", INT64_MAX},
+          {"program_loader_fuzzer", 4}}) {
+      memplan::Result<std::vector<uint8_t>> bytes =
+          EmitGraph(ShrinkGraph(*graph, max_dim));
+      if (!bytes.ok()) {
+        std::fprintf(stderr, "%s: %s\n", path.c_str(),
+                     bytes.error().ToString().c_str());
+        return 1;
+      }
+      if (!WriteSeed(root / target,
+                     {std::string("graph_") + name + ".pte", *bytes})) {
+        return 1;
+      }
+      ++written;
+    }
+  }
+  for (const char* target :
+       {"cuda_allocation_fuzzer", "planner_fuzzer", "planner_items_fuzzer"}) {
     for (const Seed& seed : bytes) {
       if (!WriteSeed(root / target, seed)) return 1;
       ++written;
