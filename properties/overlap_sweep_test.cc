@@ -1,6 +1,7 @@
 #include "properties/overlap_sweep.h"
 
 #include <algorithm>
+#include <limits>
 #include <random>
 #include <set>
 #include <utility>
@@ -86,6 +87,57 @@ TEST(OverlapSweepTest, AgreesWithReferenceOnRandomPlans) {
       EXPECT_EQ(Normalized(sweep), expected);
     }
   }
+}
+
+// More than 512 items live at once: the sweep leaves its sorted vector for
+// the balanced tree, and must still agree with the reference.
+TEST(OverlapSweepTest, AgreesWithReferenceWhenManyItemsAreLive) {
+  for (uint64_t seed = 1; seed <= 4; ++seed) {
+    std::mt19937_64 rng(seed);
+    std::vector<OverlapItem> items = RandomItems(rng, 1500, 40000, 3);
+    OverlapFindings sweep = FindOverlapsSweep(items, kUnbounded);
+    OverlapFindings reference = FindOverlapsReference(items, kUnbounded);
+    EXPECT_GT(reference.count, 0u) << seed;
+    EXPECT_EQ(sweep.count == 0, reference.count == 0) << seed;
+    std::set<std::pair<size_t, size_t>> expected = Normalized(reference);
+    for (const auto& pair : Normalized(sweep)) {
+      EXPECT_TRUE(expected.count(pair)) << seed;
+    }
+  }
+  // Disjoint bytes, all live together: nothing to find, in either set.
+  std::vector<OverlapItem> wide;
+  for (size_t i = 0; i < 2000; ++i) {
+    wide.push_back({i * 8, i * 8 + 8, static_cast<TimeValue>(i % 7), 10, i});
+  }
+  EXPECT_EQ(FindOverlapsSweep(wide, kUnbounded).count, 0u);
+  wide.push_back({4, 12, 10, 10, 2000});  // Meets items 0 and 1 at time 10.
+  OverlapFindings found = FindOverlapsSweep(wide, kUnbounded);
+  EXPECT_EQ(found.count, FindOverlapsReference(wide, kUnbounded).count);
+  EXPECT_EQ(found.count, 2u);
+}
+
+// Times spread over all of int64 and given out of order: the radix order
+// must neither overflow nor lose the (first, index) tie order.
+TEST(OverlapSweepTest, AgreesWithReferenceAtExtremeTimes) {
+  constexpr TimeValue kMin = std::numeric_limits<TimeValue>::min();
+  constexpr TimeValue kMax = std::numeric_limits<TimeValue>::max();
+  std::vector<OverlapItem> items = {
+      {0, 8, kMax, kMax, 0},       {0, 8, kMin, kMin, 1},
+      {8, 16, kMin, kMax, 2},      {4, 12, 0, 0, 3},
+      {16, 24, kMax - 1, kMax, 4}, {16, 24, kMax, kMax, 5},
+  };
+  OverlapFindings sweep = FindOverlapsSweep(items, kUnbounded);
+  OverlapFindings reference = FindOverlapsReference(items, kUnbounded);
+  EXPECT_EQ(Normalized(reference),
+            (std::set<std::pair<size_t, size_t>>{{2, 3}, {4, 5}}));
+  EXPECT_EQ(Normalized(sweep), Normalized(reference));
+  std::mt19937_64 rng(7);
+  for (OverlapItem& item : items) {
+    item.first = static_cast<TimeValue>(rng());
+    item.last = std::max(item.first, static_cast<TimeValue>(rng()));
+  }
+  EXPECT_EQ(FindOverlapsSweep(items, kUnbounded).count == 0,
+            FindOverlapsReference(items, kUnbounded).count == 0);
 }
 
 TEST(OverlapSweepTest, ValidPlansHaveNoFindings) {
