@@ -314,6 +314,9 @@ class Checker {
     std::vector<OverlapItem> items;
     std::vector<size_t> item_allocation;
     std::vector<LiveInterval> live;
+    items.reserve(members.size());
+    item_allocation.reserve(members.size());
+    live.reserve(members.size());
     for (size_t i : members) {
       if (!placed_[i]) continue;
       const Allocation& a = plan_.allocations[i];

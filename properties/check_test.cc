@@ -1,9 +1,12 @@
 #include "properties/check.h"
 
+#include <algorithm>
+#include <random>
 #include <string>
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "properties/lower_bound.h"
 
 namespace memplan {
 namespace properties {
@@ -239,6 +242,49 @@ TEST(CheckTest, ReportsInBothFormats) {
   EXPECT_THAT(json, HasSubstr("\"alignment\":1"));
   EXPECT_THAT(json, HasSubstr("\"device\":\"cuda:0\""));
   EXPECT_THAT(json, Not(HasSubstr("\"overlap\":1")));
+}
+
+// The peak against a count at every position, on random intervals given
+// in and out of time order.
+TEST(MaxLiveBytesTest, EqualsThePeakOfPerPositionSums) {
+  for (uint64_t seed = 1; seed <= 200; ++seed) {
+    std::mt19937_64 rng(seed);
+    std::vector<LiveInterval> intervals(1 + rng() % 40);
+    for (LiveInterval& interval : intervals) {
+      interval.first = static_cast<TimeValue>(rng() % 30);
+      interval.last = interval.first + static_cast<TimeValue>(rng() % 6);
+      interval.size = rng() % 100;
+    }
+    if (seed % 2 == 0) {
+      std::sort(intervals.begin(), intervals.end(),
+                [](const LiveInterval& a, const LiveInterval& b) {
+                  return a.first < b.first;
+                });
+    }
+    uint64_t expected = 0;
+    for (TimeValue t = 0; t < 40; ++t) {
+      uint64_t sum = 0;
+      for (const LiveInterval& interval : intervals) {
+        if (interval.first <= t && t <= interval.last) sum += interval.size;
+      }
+      expected = std::max(expected, sum);
+    }
+    EXPECT_EQ(MaxLiveBytes(intervals), expected) << "seed " << seed;
+  }
+}
+
+TEST(MaxLiveBytesTest, EndAndStartAtOneTimeAreBothLive) {
+  EXPECT_EQ(MaxLiveBytes({{0, 3, 10}, {3, 5, 20}}), 30u);
+  EXPECT_EQ(MaxLiveBytes({{0, 2, 10}, {3, 5, 20}}), 20u);
+  EXPECT_EQ(MaxLiveBytes({}), 0u);
+}
+
+TEST(MaxLiveBytesTest, SaturatesInsteadOfWrapping) {
+  EXPECT_EQ(MaxLiveBytes({{0, 1, UINT64_MAX}, {1, 2, 2}, {2, 3, 5}}),
+            UINT64_MAX);
+  // Large sizes live at different times do not add up.
+  EXPECT_EQ(MaxLiveBytes({{0, 0, UINT64_MAX / 2 + 1}, {1, 1, 7}}),
+            UINT64_MAX / 2 + 1);
 }
 
 }  // namespace
