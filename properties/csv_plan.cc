@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <charconv>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "runtime/core/checked_math.h"
@@ -40,6 +41,12 @@ Error CsvError(size_t line, const std::string& what) {
                "csv line " + std::to_string(line) + ": " + what);
 }
 
+Error CsvError(size_t line, size_t column, const std::string& what) {
+  return Error(ErrorCode::kInvalidArgument,
+               "csv line " + std::to_string(line) + ", column " +
+                   std::to_string(column) + ": " + what);
+}
+
 Result<int64_t> ParseInt(std::string_view text, size_t line,
                          std::string_view column) {
   int64_t value = 0;
@@ -62,6 +69,7 @@ Result<Plan> PlanFromCsv(std::string_view text, const CsvPlanOptions& options) {
   size_t num_fields = 0;
   bool have_header = false;
   std::optional<Offset> comment_buffer_size;
+  std::unordered_map<std::string_view, size_t> line_of_id;  // Views of text.
   Plan plan;
 
   size_t line_number = 0;
@@ -73,6 +81,7 @@ Result<Plan> PlanFromCsv(std::string_view text, const CsvPlanOptions& options) {
                                                            : newline - pos);
     pos = newline == std::string_view::npos ? text.size() : newline + 1;
     ++line_number;
+    const char* const line_start = line.data();
     line = Trim(line);
     if (line.empty()) continue;
     if (line.front() == '#') {
@@ -127,8 +136,21 @@ Result<Plan> PlanFromCsv(std::string_view text, const CsvPlanOptions& options) {
       values[c] = *value;
     }
     Allocation a;
-    a.id = column_of[kId] == -1 ? std::to_string(plan.allocations.size())
-                                : std::string(fields[column_of[kId]]);
+    if (column_of[kId] == -1) {
+      a.id = std::to_string(plan.allocations.size());
+    } else {
+      // Reports name allocations by id; two rows with one id would be
+      // indistinguishable, so the file is refused.
+      const std::string_view id = fields[column_of[kId]];
+      auto [first, inserted] = line_of_id.emplace(id, line_number);
+      if (!inserted) {
+        return CsvError(
+            line_number, static_cast<size_t>(id.data() - line_start) + 1,
+            "duplicate id '" + std::string(id) + "', first on line " +
+                std::to_string(first->second));
+      }
+      a.id = std::string(id);
+    }
     a.kind = AllocationKind::kPlain;
     a.mem_id = 1;
     a.offset = values[kOffset];

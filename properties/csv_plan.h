@@ -21,7 +21,8 @@ struct CsvPlanOptions {
 };
 
 // A CSV without an `offset` column is a problem, not a plan: it is refused
-// with an error that says "no offsets".
+// with an error that says "no offsets". Two rows with one id are refused
+// ("csv line L, column C: duplicate id ...").
 Result<Plan> PlanFromCsv(std::string_view text,
                          const CsvPlanOptions& options = {});
 

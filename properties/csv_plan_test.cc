@@ -93,11 +93,26 @@ TEST(CsvPlanTest, MalformedRowsNameTheLineAndColumn) {
            Case{"id,lower,upper,size,offset\nb,0,99999999999999999999,4,0\n",
                 "upper = '99999999999999999999'"},
            Case{"", "no header line"},
+           Case{"lower,upper,size,offset,id\n0,1,8,0,a\n0,1,8,8,b\n"
+                "  1,2,8,0, a\n",
+                "csv line 4, column 12: duplicate id 'a', first on line 2"},
        }) {
     Result<Plan> plan = PlanFromCsv(c.text);
     ASSERT_FALSE(plan.ok()) << c.text;
     EXPECT_THAT(plan.error().message(), HasSubstr(c.message)) << c.text;
   }
+}
+
+TEST(CsvPlanTest, RowsWithoutAnIdColumnAreNumberedAndNeverDuplicates) {
+  Result<Plan> plan = PlanFromCsv(
+      "lower,upper,size,offset\n"
+      "0,1,8,0\n"
+      "0,1,8,0\n");
+  ASSERT_TRUE(plan.ok()) << plan.error().ToString();
+  ASSERT_EQ(plan->allocations.size(), 2u);
+  EXPECT_EQ(plan->allocations[0].id, "0");
+  EXPECT_EQ(plan->allocations[1].id, "1");
+  EXPECT_EQ(Check(*plan).count(ViolationCode::kOverlap), 1u);
 }
 
 TEST(CsvPlanTest, OverflowingRowIsLeftToTheBoundsCheck) {

@@ -1,6 +1,8 @@
 #include "properties/json_plan.h"
 
 #include <initializer_list>
+#include <string>
+#include <unordered_map>
 
 #include "properties/json.h"
 
@@ -174,10 +176,20 @@ Result<Plan> PlanFromJson(std::string_view text) {
   }
   const auto& allocations = root->Find("allocations")->items();
   plan.allocations.reserve(allocations.size());
+  // alias_of and every report name allocations by id: two with one id make
+  // the plan ambiguous, so it is refused rather than judged.
+  std::unordered_map<std::string, size_t> index_of_id;
   for (size_t i = 0; i < allocations.size(); ++i) {
-    Result<Allocation> allocation = ReadAllocation(
-        allocations[i], "allocations[" + std::to_string(i) + "]");
+    const std::string where = "allocations[" + std::to_string(i) + "]";
+    Result<Allocation> allocation = ReadAllocation(allocations[i], where);
     if (!allocation.ok()) return allocation.error();
+    auto [first, inserted] = index_of_id.emplace(allocation->id, i);
+    if (!inserted) {
+      return JsonError(*allocations[i].Find("id"),
+                       where + ".id = " + JsonQuote(allocation->id) +
+                           " duplicates allocations[" +
+                           std::to_string(first->second) + "].id");
+    }
     plan.allocations.push_back(std::move(*allocation));
   }
   return plan;

@@ -10,9 +10,10 @@
 namespace memplan {
 namespace properties {
 
-// Refuses malformed JSON, unknown members and mistyped values with
-// "json LINE:COL: ..."; values that are well-formed but break an invariant
-// (a negative offset, an unknown device type) are kept for check().
+// Refuses malformed JSON, unknown members, mistyped values and duplicate
+// allocation ids with "json LINE:COL: ..."; values that are well-formed but
+// break an invariant (a negative offset, an unknown device type) are kept for
+// check().
 Result<Plan> PlanFromJson(std::string_view text);
 
 // The same format; PlanFromJson(PlanToJson(p)) reproduces p, except

@@ -99,6 +99,12 @@ TEST(JsonPlanTest, MalformedPlansNameTheField) {
                 "format must be \"memplan.plan.v1\""},
            Case{R"({"buffers": {}, "allocations": []})",
                 "buffers must be an array"},
+           Case{R"({"buffers": [], "allocations": [
+  {"id": "a", "mem_id": 1, "offset": 0, "size": 1, "first": 0, "last": 0},
+  {"id": "b", "mem_id": 1, "offset": 1, "size": 1, "first": 0, "last": 0},
+  {"mem_id": 1, "id": "a", "offset": 2, "size": 1, "first": 0, "last": 0}]})",
+                "json 4:23: allocations[2].id = \"a\" duplicates "
+                "allocations[0].id"},
        }) {
     Result<Plan> plan = PlanFromJson(c.text);
     ASSERT_FALSE(plan.ok()) << c.text;
