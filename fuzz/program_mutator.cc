@@ -27,13 +27,67 @@ T Pick(Rng& rng, std::initializer_list<T> values) {
   return *(values.begin() + rng() % values.size());
 }
 
+// The Verifier checks a vector's length field for 4-byte alignment only;
+// UnPack of a misaligned 8-byte vector is a misaligned load (UBSan).
+template <typename T>
+bool Aligned(const flatbuffers::Vector<T>* v) {
+  return v == nullptr ||
+         reinterpret_cast<uintptr_t>(v->Data()) % alignof(T) == 0;
+}
+
+bool EightByteVectorsAligned(const fb::Program& program) {
+  if (const auto* plans = program.execution_plan()) {
+    for (const fb::ExecutionPlan* plan : *plans) {
+      if (plan == nullptr || !Aligned(plan->non_const_buffer_sizes())) {
+        return false;
+      }
+      if (plan->values() == nullptr) continue;
+      for (const fb::EValue* value : *plan->values()) {
+        if (value == nullptr) continue;
+        if (const fb::IntList* list = value->val_as_IntList()) {
+          if (!Aligned(list->items())) return false;
+        }
+        if (const fb::DoubleList* list = value->val_as_DoubleList()) {
+          if (!Aligned(list->items())) return false;
+        }
+      }
+    }
+  }
+  if (const auto* segments = program.mutable_data_segments()) {
+    for (const fb::SubsegmentOffsets* offsets : *segments) {
+      if (offsets == nullptr || !Aligned(offsets->offsets())) return false;
+    }
+  }
+  return true;
+}
+
 std::unique_ptr<fb::ProgramT> Decode(const uint8_t* data, size_t size) {
   flatbuffers::Verifier verifier(data, size);
   if (!fb::VerifyProgramBuffer(verifier)) return nullptr;
+  if (!EightByteVectorsAligned(*fb::GetProgram(data))) return nullptr;
   return fb::UnPackProgram(data);
 }
 
-size_t Encode(const fb::ProgramT& program, uint8_t* out, size_t max_size) {
+// A union whose type is set but whose table is absent (a hostile input
+// decodes to that) would be dereferenced by the generated Pack: clear it.
+template <typename Union>
+void ClearEmpty(Union& u) {
+  if (u.value == nullptr) u.Reset();
+}
+
+size_t Encode(fb::ProgramT& program, uint8_t* out, size_t max_size) {
+  for (auto& plan : program.execution_plan) {
+    if (plan == nullptr) continue;
+    for (auto& value : plan->values) {
+      if (value != nullptr) ClearEmpty(value->val);
+    }
+    for (auto& chain : plan->chains) {
+      if (chain == nullptr) continue;
+      for (auto& instruction : chain->instructions) {
+        if (instruction != nullptr) ClearEmpty(instruction->instr_args);
+      }
+    }
+  }
   flatbuffers::FlatBufferBuilder builder;
   builder.Finish(fb::Program::Pack(builder, &program), fb::ProgramIdentifier());
   if (builder.GetSize() > max_size) return 0;
