@@ -78,8 +78,10 @@ void RunBuffers(FuzzedDataProvider& in,
     if (op == 0 || buffers.empty()) {
       uint64_t size = in.ConsumeIntegralInRange<uint64_t>(0, 8192);
       uint64_t alignment = uint64_t{1} << in.ConsumeIntegralInRange(0, 10);
-      memplan::Device device{memplan::DeviceType::kCuda,
-                             in.ConsumeIntegralInRange<int>(-1, num_devices)};
+      memplan::Device device{
+          memplan::DeviceType::kCuda,
+          static_cast<DeviceIndex>(
+              in.ConsumeIntegralInRange<int>(-1, num_devices))};
       memplan::Result<memplan::DeviceMemoryBuffer> buffer =
           memplan::DeviceMemoryBuffer::Create(size, alignment, device,
                                               registry);
