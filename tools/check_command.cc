@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "planner/algorithm.h"
+#include "tools/algorithm_list.h"
 #include "tools/check_pipeline.h"
 #include "tools/check_table.h"
 #include "tools/commands.h"
@@ -44,18 +45,6 @@ int Usage(const std::string& problem) {
   return 2;
 }
 
-std::vector<std::string> SplitCommas(const std::string& text) {
-  std::vector<std::string> names;
-  size_t start = 0;
-  while (start <= text.size()) {
-    size_t comma = text.find(',', start);
-    if (comma == std::string::npos) comma = text.size();
-    if (comma > start) names.push_back(text.substr(start, comma - start));
-    start = comma + 1;
-  }
-  return names;
-}
-
 // Returns an exit code >= 0 to stop with, or -1 to run.
 int ParseArgs(int argc, char** argv, Args* args) {
   for (int i = 1; i < argc; ++i) {
@@ -81,7 +70,7 @@ int ParseArgs(int argc, char** argv, Args* args) {
       args->pipeline.use_gpu = false;
     } else if (arg == "--algos") {
       if (!value(&text)) return Usage("--algos needs names");
-      args->pipeline.algorithms = SplitCommas(text);
+      args->pipeline.algorithms = ParseAlgorithmList(text);
       if (args->pipeline.algorithms.empty()) {
         return Usage("--algos needs names");
       }

@@ -12,6 +12,7 @@
 #include "planner/memory_planner.h"
 #include "planner/minimalloc_csv.h"
 #include "planner/suite.h"
+#include "tools/algorithm_list.h"
 #include "tools/commands.h"
 
 namespace memplan {
@@ -53,19 +54,6 @@ bool ParseUint(const std::string& text, uint64_t* out) {
   return true;
 }
 
-std::vector<std::string> ParseAlgorithms(const std::string& text) {
-  if (text == "suite") return planner::AlgorithmNames();
-  std::vector<std::string> names;
-  size_t start = 0;
-  while (start <= text.size()) {
-    size_t comma = text.find(',', start);
-    if (comma == std::string::npos) comma = text.size();
-    if (comma > start) names.push_back(text.substr(start, comma - start));
-    start = comma + 1;
-  }
-  return names;
-}
-
 // Returns an exit code >= 0 on a usage error, -1 when args are complete.
 int ParseArgs(int argc, char** argv, Args* args) {
   for (int i = 1; i < argc; ++i) {
@@ -86,7 +74,7 @@ int ParseArgs(int argc, char** argv, Args* args) {
       if (!value(&args->output)) return Usage(arg + " needs a file");
     } else if (arg == "--algo") {
       if (!value(&text)) return Usage("--algo needs a name");
-      args->algorithms = ParseAlgorithms(text);
+      args->algorithms = ParseAlgorithmList(text);
       if (args->algorithms.empty()) return Usage("--algo needs a name");
     } else if (arg == "--align") {
       if (!value(&text) || !ParseUint(text, &args->options.alignment)) {
