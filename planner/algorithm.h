@@ -22,7 +22,7 @@ namespace planner {
 using TimeValue = int64_t;
 
 struct PlanItem {
-  uint64_t size = 0;       // Bytes the item occupies (already padded if needed).
+  uint64_t size = 0;  // Bytes the item occupies (already padded if needed).
   uint64_t alignment = 1;  // Offset must be a multiple of this (>= 1).
   TimeValue first = 0;     // First position at which the item is live.
   TimeValue last = 0;      // Last position at which the item is live.

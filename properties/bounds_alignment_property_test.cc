@@ -66,8 +66,7 @@ RC_GTEST_PROP(BoundsAlignmentProperty, TensorsInBoundsAlignedBufferMapSound,
 // of n1, naive, alignment=4. The planner now aligns every root to
 // max(global, own, element size).
 RC_GTEST_PROP(BoundsAlignmentProperty,
-              OffsetsAlignedToElementSizeUnderSmallGlobalAlignment,
-              ()) {
+              OffsetsAlignedToElementSizeUnderSmallGlobalAlignment, ()) {
   CheckBoundsAlignmentBufferMap(1);
 }
 

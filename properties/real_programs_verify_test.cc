@@ -71,8 +71,7 @@ TEST(RealProgramsVerifyTest, MiniMallocProblemWithoutOffsetsIsRefusedCleanly) {
   fs::path csv = DataDir("minimalloc") / "input.12.csv";
   if (!fs::exists(csv)) GTEST_SKIP() << "no ../shared/data/minimalloc here";
   std::vector<uint8_t> bytes = ReadFile(csv);
-  Result<Plan> plan =
-      PlanFromCsv(std::string(bytes.begin(), bytes.end()));
+  Result<Plan> plan = PlanFromCsv(std::string(bytes.begin(), bytes.end()));
   ASSERT_FALSE(plan.ok());
   EXPECT_THAT(plan.error().message(), HasSubstr("no offsets"));
 }

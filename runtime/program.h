@@ -68,7 +68,10 @@ class Program {
  private:
   Program(const uint8_t* data, size_t size, const ProgramLimits& limits,
           ExtendedHeader header, const executorch_flatbuffer::Program* program)
-      : data_(data), size_(size), limits_(limits), header_(header),
+      : data_(data),
+        size_(size),
+        limits_(limits),
+        header_(header),
         program_(program) {}
 
   const uint8_t* data_;
@@ -80,19 +83,18 @@ class Program {
 
 // One planned tensor of a method: where it lives and how big it is.
 struct PlannedTensor {
-  uint32_t value_index = 0;  // Index into ExecutionPlan.values.
-  uint32_t memory_id = 0;    // Planned buffer id (>= 1).
-  uint64_t offset = 0;       // low | high << 32.
-  uint64_t nbytes = 0;       // Element size * product of sizes.
-  Device device;             // From extra_tensor_info; CPU:0 when absent.
+  uint32_t value_index = 0;      // Index into ExecutionPlan.values.
+  uint32_t memory_id = 0;        // Planned buffer id (>= 1).
+  uint64_t offset = 0;           // low | high << 32.
+  uint64_t nbytes = 0;           // Element size * product of sizes.
+  Device device;                 // From extra_tensor_info; CPU:0 when absent.
   uint32_t data_buffer_idx = 0;  // > 0: has initial data.
 };
 
 // Buffer-level metadata of one method (execution plan), validated.
 class MethodMeta {
  public:
-  MethodMeta(const executorch_flatbuffer::ExecutionPlan* plan,
-             std::string name)
+  MethodMeta(const executorch_flatbuffer::ExecutionPlan* plan, std::string name)
       : plan_(plan), name_(std::move(name)) {}
 
   const std::string& name() const { return name_; }

@@ -41,7 +41,8 @@ TEST(ResultTest, CarriesValueOrError) {
 
 TEST(CheckedMathTest, DetectsOverflow) {
   uint64_t out = 0;
-  EXPECT_FALSE(CheckedAdd(std::numeric_limits<uint64_t>::max(), uint64_t{1}, &out));
+  EXPECT_FALSE(
+      CheckedAdd(std::numeric_limits<uint64_t>::max(), uint64_t{1}, &out));
   EXPECT_FALSE(CheckedMul(uint64_t{1} << 40, uint64_t{1} << 30, &out));
   EXPECT_TRUE(CheckedAlignUp(17, 16, &out));
   EXPECT_EQ(out, 32u);

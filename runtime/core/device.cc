@@ -10,16 +10,18 @@ bool IsKnownDeviceType(int raw_type) {
 
 const char* DeviceTypeName(DeviceType type) {
   switch (type) {
-    case DeviceType::kCpu: return "cpu";
-    case DeviceType::kCuda: return "cuda";
+    case DeviceType::kCpu:
+      return "cpu";
+    case DeviceType::kCuda:
+      return "cuda";
   }
   return "unknown";
 }
 
 std::string Device::ToString() const {
   if (!IsKnownDeviceType(static_cast<int>(type))) {
-    return "unknown(" + std::to_string(static_cast<int>(type)) + "):" +
-           std::to_string(index);
+    return "unknown(" + std::to_string(static_cast<int>(type)) +
+           "):" + std::to_string(index);
   }
   if (is_cpu() && index == 0) return "cpu";
   return std::string(DeviceTypeName(type)) + ":" + std::to_string(index);

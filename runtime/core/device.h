@@ -25,7 +25,9 @@ struct Device {
   DeviceIndex index = 0;
 
   static Device Cpu() { return Device{}; }
-  static Device Cuda(DeviceIndex index) { return Device{DeviceType::kCuda, index}; }
+  static Device Cuda(DeviceIndex index) {
+    return Device{DeviceType::kCuda, index};
+  }
 
   bool is_cpu() const { return type == DeviceType::kCpu; }
   // "cpu", "cuda:1"; CPU:0 prints as "cpu".

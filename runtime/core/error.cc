@@ -4,16 +4,26 @@ namespace memplan {
 
 const char* ErrorCodeName(ErrorCode code) {
   switch (code) {
-    case ErrorCode::kOk: return "ok";
-    case ErrorCode::kInvalidArgument: return "invalid_argument";
-    case ErrorCode::kInvalidProgram: return "invalid_program";
-    case ErrorCode::kNotFound: return "not_found";
-    case ErrorCode::kOutOfMemory: return "out_of_memory";
-    case ErrorCode::kResourceExhausted: return "resource_exhausted";
-    case ErrorCode::kUnavailable: return "unavailable";
-    case ErrorCode::kAlreadyExists: return "already_exists";
-    case ErrorCode::kInternal: return "internal";
-    case ErrorCode::kIo: return "io";
+    case ErrorCode::kOk:
+      return "ok";
+    case ErrorCode::kInvalidArgument:
+      return "invalid_argument";
+    case ErrorCode::kInvalidProgram:
+      return "invalid_program";
+    case ErrorCode::kNotFound:
+      return "not_found";
+    case ErrorCode::kOutOfMemory:
+      return "out_of_memory";
+    case ErrorCode::kResourceExhausted:
+      return "resource_exhausted";
+    case ErrorCode::kUnavailable:
+      return "unavailable";
+    case ErrorCode::kAlreadyExists:
+      return "already_exists";
+    case ErrorCode::kInternal:
+      return "internal";
+    case ErrorCode::kIo:
+      return "io";
   }
   return "unknown";
 }

@@ -10,15 +10,15 @@ namespace memplan {
 
 enum class ErrorCode {
   kOk = 0,
-  kInvalidArgument,   // A caller passed something out of contract.
-  kInvalidProgram,    // The program bytes broke a structural or semantic rule.
-  kNotFound,          // A named method, device or file does not exist.
-  kOutOfMemory,       // An allocator could not satisfy a request.
-  kResourceExhausted, // A configured budget or capacity was exceeded.
-  kUnavailable,       // A device or runtime is not present here.
-  kAlreadyExists,     // Registering something twice.
-  kInternal,          // A broken invariant inside memplan itself.
-  kIo,                // Reading or writing a file failed.
+  kInvalidArgument,    // A caller passed something out of contract.
+  kInvalidProgram,     // The program bytes broke a structural or semantic rule.
+  kNotFound,           // A named method, device or file does not exist.
+  kOutOfMemory,        // An allocator could not satisfy a request.
+  kResourceExhausted,  // A configured budget or capacity was exceeded.
+  kUnavailable,        // A device or runtime is not present here.
+  kAlreadyExists,      // Registering something twice.
+  kInternal,           // A broken invariant inside memplan itself.
+  kIo,                 // Reading or writing a file failed.
 };
 
 const char* ErrorCodeName(ErrorCode code);

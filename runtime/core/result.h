@@ -35,9 +35,9 @@ class Result {
 };
 
 // Returns the error of an expression that yields an Error, if it is not Ok.
-#define MEMPLAN_RETURN_IF_ERROR(expr)          \
-  do {                                         \
-    ::memplan::Error memplan_error_ = (expr);  \
+#define MEMPLAN_RETURN_IF_ERROR(expr)                \
+  do {                                               \
+    ::memplan::Error memplan_error_ = (expr);        \
     if (!memplan_error_.ok()) return memplan_error_; \
   } while (0)
 
