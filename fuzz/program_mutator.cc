@@ -53,6 +53,9 @@ bool EightByteVectorsAligned(const fb::Program& program) {
       }
     }
   }
+  if (const fb::SubsegmentOffsets* constants = program.constant_segment()) {
+    if (!Aligned(constants->offsets())) return false;
+  }
   if (const auto* segments = program.mutable_data_segments()) {
     for (const fb::SubsegmentOffsets* offsets : *segments) {
       if (offsets == nullptr || !Aligned(offsets->offsets())) return false;
