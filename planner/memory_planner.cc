@@ -32,14 +32,28 @@ bool IsPowerOfTwo(uint64_t x) { return x != 0 && (x & (x - 1)) == 0; }
 // A root's offset alignment: the global one, raised by the spec's own and by
 // its element size, so that a double never lands at offset 4 when the global
 // alignment is smaller than 8.
-uint64_t RootAlignment(const TensorSpec& root, const PlanOptions& options) {
+// widest_element: the largest element size among the root and its aliases
+// (a double view of an int16 root must still land 8-aligned).
+uint64_t RootAlignment(const TensorSpec& root, uint64_t widest_element,
+                       const PlanOptions& options) {
   return std::max({uint64_t{1}, options.alignment, root.alignment,
-                   ScalarTypeBytes(root.dtype)});
+                   ScalarTypeBytes(root.dtype), widest_element});
+}
+
+// Largest element size over each root's family, indexed by root id.
+std::vector<uint64_t> WidestElementPerRoot(const Graph& graph) {
+  std::vector<uint64_t> widest(graph.tensors().size(), 1);
+  for (size_t i = 0; i < graph.tensors().size(); ++i) {
+    ValueId id = static_cast<ValueId>(i);
+    uint64_t& w = widest[graph.RootOf(id)];
+    w = std::max(w, ScalarTypeBytes(graph.tensor(id).dtype));
+  }
+  return widest;
 }
 
 Result<std::vector<Partition>> BuildPartitions(
     const Graph& graph, const std::vector<Lifetime>& lifetimes,
-    const PlanOptions& options) {
+    const std::vector<uint64_t>& widest, const PlanOptions& options) {
   std::map<std::pair<uint32_t, Device>, size_t> index;
   std::map<uint32_t, ValueId> pool_owner;  // First tensor seen in a pool.
   std::vector<Partition> partitions;
@@ -64,7 +78,7 @@ Result<std::vector<Partition>> BuildPartitions(
                          ": a buffer cannot span two devices");
       }
     }
-    uint64_t alignment = RootAlignment(spec, options);
+    uint64_t alignment = RootAlignment(spec, widest[id], options);
     uint64_t size = 0;
     if (!CheckedAlignUp(graph.NumBytes(id), alignment, &size)) {
       return Error(ErrorCode::kInvalidArgument,
@@ -189,8 +203,9 @@ Result<PlanResult> PlanGraph(const Graph& graph, const PlanOptions& options) {
     }
   }
   std::vector<Lifetime> lifetimes = ComputeLifetimes(graph, options.lifetimes);
+  const std::vector<uint64_t> widest = WidestElementPerRoot(graph);
   Result<std::vector<Partition>> partitions =
-      BuildPartitions(graph, lifetimes, options);
+      BuildPartitions(graph, lifetimes, widest, options);
   if (!partitions.ok()) return partitions.error();
 
   PlanResult result;
@@ -246,7 +261,7 @@ Result<PlanResult> PlanGraph(const Graph& graph, const PlanOptions& options) {
     t.first = lifetimes[i].first;
     t.last = lifetimes[i].last;
     t.device = options.device_planning ? graph.DeviceOf(id) : Device::Cpu();
-    t.alignment = RootAlignment(graph.tensor(root), options);
+    t.alignment = RootAlignment(graph.tensor(root), widest[root], options);
     if (root != id) t.alias_of = graph.tensor(root).name;
     if (const Partition* partition = root_partition[root]) {
       t.planned = true;

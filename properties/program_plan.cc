@@ -217,8 +217,16 @@ Result<Plan> PlanFromProgram(const Program& program, size_t method_index,
         static_cast<Offset>(ScalarTypeSize(tensor->scalar_type())),
         options.min_alignment);
     const bool named_somewhere = last[v] >= 0;
-    a.lifetime = {named_somewhere ? first[v] : 0,
-                  named_somewhere ? last[v] : end_time};
+    if (named_somewhere) {
+      a.lifetime = {first[v], last[v]};
+    } else if (is_input[v] || is_output[v]) {
+      // An input no instruction reads is needed only as the method starts
+      // (an unnamed output only as it ends); the rules below widen these.
+      a.lifetime = is_input[v] ? Lifetime{0, 0} : Lifetime{end_time, end_time};
+    } else {
+      // Nothing says when it is used: assume the whole program.
+      a.lifetime = {0, end_time};
+    }
     if (is_input[v]) {
       a.kind = AllocationKind::kInput;
       a.lifetime.first = 0;
