@@ -5,6 +5,7 @@
 #include <string>
 
 #include "runtime/core/checked_math.h"
+#include "runtime/live_allocation.h"
 
 namespace memplan {
 
@@ -61,15 +62,10 @@ Error CpuAllocator::deallocate(void* ptr, DeviceIndex index) {
 
 Error CpuAllocator::CheckOwned(const void* ptr, uint64_t nbytes,
                                const char* what) const {
-  uintptr_t address = reinterpret_cast<uintptr_t>(ptr);
-  uint64_t end = 0;
   std::lock_guard<std::mutex> lock(mutex_);
-  auto it = live_.upper_bound(address);
-  if (ptr != nullptr && it != live_.begin() &&
-      CheckedAdd(uint64_t{address}, nbytes, &end)) {
-    --it;
-    uint64_t alloc_end = uint64_t{it->first} + it->second;
-    if (end <= alloc_end) return Error::Ok();
+  if (FindLiveAllocation(live_, ptr, nbytes,
+                         [](uint64_t size) { return size; }) != nullptr) {
+    return Error::Ok();
   }
   return Error(ErrorCode::kInvalidArgument,
                std::string("cpu ") + what + ": [ptr, ptr + " +

@@ -3,6 +3,7 @@
 #include <string>
 
 #include "runtime/core/checked_math.h"
+#include "runtime/live_allocation.h"
 
 #ifdef MEMPLAN_HAVE_CUDA
 #include <cuda_runtime_api.h>
@@ -170,18 +171,10 @@ Error CudaAllocator::deallocate(void* ptr, DeviceIndex index) {
 
 Error CudaAllocator::CheckOwned(const void* ptr, uint64_t nbytes,
                                 DeviceIndex index, const char* what) const {
-  uintptr_t address = reinterpret_cast<uintptr_t>(ptr);
-  uint64_t end = 0;
   std::lock_guard<std::mutex> lock(mutex_);
-  auto it = live_.upper_bound(address);
-  if (ptr != nullptr && it != live_.begin() &&
-      CheckedAdd(uint64_t{address}, nbytes, &end)) {
-    --it;
-    if (it->second.index == index &&
-        end <= uint64_t{it->first} + it->second.nbytes) {
-      return Error::Ok();
-    }
-  }
+  const Allocation* owner = FindLiveAllocation(
+      live_, ptr, nbytes, [](const Allocation& a) { return a.nbytes; });
+  if (owner != nullptr && owner->index == index) return Error::Ok();
   return Error(ErrorCode::kInvalidArgument,
                std::string("cuda ") + what + ": [ptr, ptr + " +
                    std::to_string(nbytes) +

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "runtime/core/checked_math.h"
+#include "runtime/live_allocation.h"
 
 namespace memplan {
 namespace {
@@ -224,17 +225,10 @@ Error SimulatedDeviceAllocator::CheckInLiveAllocation(const void* ptr,
                                                       uint64_t nbytes,
                                                       DeviceIndex index,
                                                       const char* what) const {
+  const Block* owner = FindLiveAllocation(
+      live_, ptr, nbytes, [](const Block& b) { return b.nbytes; });
+  if (owner != nullptr && owner->index == index) return Error::Ok();
   uintptr_t address = reinterpret_cast<uintptr_t>(ptr);
-  uint64_t end = 0;
-  auto it = live_.upper_bound(address);
-  if (ptr != nullptr && it != live_.begin() &&
-      CheckedAdd(uint64_t{address}, nbytes, &end)) {
-    --it;
-    if (it->second.index == index &&
-        end <= uint64_t{it->first} + it->second.nbytes) {
-      return Error::Ok();
-    }
-  }
   return Error(ErrorCode::kInvalidArgument,
                std::string("simulated ") + what + ": [" + Hex(address) + ", +" +
                    std::to_string(nbytes) +
