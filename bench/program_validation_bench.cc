@@ -82,5 +82,53 @@ BENCHMARK(BM_ProgramLoad)
     ->Arg(100'000)
     ->Unit(benchmark::kMicrosecond);
 
+// A method with `num_buffers` empty planned buffers, each on cuda:0: the
+// largest sparse device map a file can carry for its buffer count.
+const std::vector<uint8_t>& ProgramWithDeviceBuffers(int64_t num_buffers) {
+  static std::map<int64_t, std::vector<uint8_t>> cache;
+  std::vector<uint8_t>& bytes = cache[num_buffers];
+  if (!bytes.empty()) return bytes;
+  testing::ProgramBuilder b;
+  b.AddMethod("forward");
+  for (int64_t i = 0; i < num_buffers; ++i) b.AddBuffer(0, Device::Cuda(0));
+  bytes = b.Build();
+  return bytes;
+}
+
+// Every buffer's device, one index at a time (a scan of the map each).
+void BM_BufferDevicePerIndex(benchmark::State& state) {
+  const std::vector<uint8_t>& bytes = ProgramWithDeviceBuffers(state.range(0));
+  Result<Program> program = Program::Load(bytes.data(), bytes.size());
+  if (!program.ok()) state.SkipWithError(program.error().ToString().c_str());
+  Result<MethodMeta> meta = program->method_meta(0);
+  for (auto _ : state) {
+    for (size_t i = 0; i < meta->num_memory_planned_buffers(); ++i) {
+      benchmark::DoNotOptimize(meta->memory_planned_buffer_device(i));
+    }
+  }
+}
+
+// Every buffer's device in one pass, as the loader and the adapters use.
+void BM_BufferDevicesOnePass(benchmark::State& state) {
+  const std::vector<uint8_t>& bytes = ProgramWithDeviceBuffers(state.range(0));
+  Result<Program> program = Program::Load(bytes.data(), bytes.size());
+  if (!program.ok()) state.SkipWithError(program.error().ToString().c_str());
+  Result<MethodMeta> meta = program->method_meta(0);
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(meta->memory_planned_buffer_devices());
+  }
+}
+
+BENCHMARK(BM_BufferDevicePerIndex)
+    ->Arg(1'000)
+    ->Arg(10'000)
+    ->Arg(30'000)
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_BufferDevicesOnePass)
+    ->Arg(1'000)
+    ->Arg(10'000)
+    ->Arg(30'000)
+    ->Unit(benchmark::kMillisecond);
+
 }  // namespace
 }  // namespace memplan

@@ -107,18 +107,17 @@ Result<Plan> PlanFromProgram(const Program& program, size_t method_index,
   const fb::ExecutionPlan& method = *meta->plan();
   Plan plan;
 
+  const std::vector<Device> devices = meta->memory_planned_buffer_devices();
   for (size_t b = 0; b < meta->num_memory_planned_buffers(); ++b) {
     Result<uint64_t> size = meta->memory_planned_buffer_size(b);
     if (!size.ok()) return size.error();
-    Result<Device> device = meta->memory_planned_buffer_device(b);
-    if (!device.ok()) return device.error();
     if (*size > static_cast<uint64_t>(INT64_MAX)) {
       return Error(ErrorCode::kInvalidProgram,
                    "non_const_buffer_sizes[" + std::to_string(b + 1) +
                        "] = " + std::to_string(*size) + ", must be < 2^63");
     }
     plan.buffers.push_back(
-        {static_cast<MemId>(b + 1), static_cast<Offset>(*size), *device});
+        {static_cast<MemId>(b + 1), static_cast<Offset>(*size), devices[b]});
   }
   if (const auto* entries = method.non_const_buffer_device()) {
     for (const fb::NonConstBufferDevice* entry : *entries) {

@@ -96,14 +96,13 @@ Result<LoadedMethod> LoadMethod(const Program& program,
   // Sizes, devices and the budget first: a refused method allocates nothing.
   size_t num_buffers = meta->num_memory_planned_buffers();
   std::vector<PlannedBufferSpan> spans(num_buffers);
+  const std::vector<Device> devices = meta->memory_planned_buffer_devices();
   uint64_t total = 0;
   for (size_t i = 0; i < num_buffers; ++i) {
     Result<uint64_t> size = meta->memory_planned_buffer_size(i);
     if (!size.ok()) return WithContext(size.error(), context);
-    Result<Device> device = meta->memory_planned_buffer_device(i);
-    if (!device.ok()) return WithContext(device.error(), context);
     spans[i].size = *size;
-    spans[i].device = *device;
+    spans[i].device = devices[i];
     if (!CheckedAdd(total, *size, &total)) {
       return Error(ErrorCode::kResourceExhausted,
                    context +

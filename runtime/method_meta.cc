@@ -50,6 +50,26 @@ Result<Device> MethodMeta::memory_planned_buffer_device(size_t index) const {
   return Device::Cpu();
 }
 
+std::vector<Device> MethodMeta::memory_planned_buffer_devices() const {
+  std::vector<Device> devices(num_memory_planned_buffers(), Device::Cpu());
+  const auto* entries = plan_->non_const_buffer_device();
+  if (entries == nullptr) return devices;
+  // The first entry for a buffer wins, as in memory_planned_buffer_device
+  // (Program::Load refuses duplicates and out-of-range indices anyway).
+  std::vector<bool> seen(devices.size(), false);
+  for (const executorch_flatbuffer::NonConstBufferDevice* entry : *entries) {
+    int64_t buffer_idx = entry->buffer_idx();
+    if (buffer_idx < 1 || static_cast<uint64_t>(buffer_idx) > devices.size() ||
+        seen[buffer_idx - 1]) {
+      continue;
+    }
+    seen[buffer_idx - 1] = true;
+    devices[buffer_idx - 1] = Device{
+        static_cast<DeviceType>(entry->device_type()), entry->device_index()};
+  }
+  return devices;
+}
+
 uint64_t MethodMeta::total_planned_bytes() const {
   uint64_t total = 0;
   for (size_t i = 0; i < num_memory_planned_buffers(); ++i) {

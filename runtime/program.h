@@ -105,6 +105,10 @@ class MethodMeta {
   size_t num_memory_planned_buffers() const;
   Result<uint64_t> memory_planned_buffer_size(size_t index) const;
   Result<Device> memory_planned_buffer_device(size_t index) const;
+  // Every buffer's device in one pass over the sparse map (element i is
+  // buffer i); use it to walk all buffers: calling the one above per buffer
+  // is O(buffers x entries), which a hostile file can make quadratic.
+  std::vector<Device> memory_planned_buffer_devices() const;
   uint64_t total_planned_bytes() const;
 
   // Every tensor value with allocation_info, in value order.

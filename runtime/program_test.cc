@@ -52,6 +52,8 @@ TEST(ProgramTest, LoadsValidProgramAndReadsMethodMeta) {
   EXPECT_EQ(*meta->memory_planned_buffer_size(1), 256u);
   EXPECT_EQ(*meta->memory_planned_buffer_device(0), Device::Cpu());
   EXPECT_EQ(*meta->memory_planned_buffer_device(1), Device::Cuda(1));
+  EXPECT_THAT(meta->memory_planned_buffer_devices(),
+              ::testing::ElementsAre(Device::Cpu(), Device::Cuda(1)));
   EXPECT_EQ(meta->total_planned_bytes(), 320u);
   EXPECT_EQ(meta->memory_planned_buffer_size(2).error().code(),
             ErrorCode::kInvalidArgument);

@@ -129,11 +129,9 @@ Error LoadOnAllocators(const Program& program, size_t method_index,
   Result<MethodMeta> meta = program.method_meta(method_index);
   if (!meta.ok()) return meta.error();
   int max_cuda_index = -1;
-  for (size_t b = 0; b < meta->num_memory_planned_buffers(); ++b) {
-    Result<Device> device = meta->memory_planned_buffer_device(b);
-    if (!device.ok()) return device.error();
-    if (device->type == DeviceType::kCuda) {
-      max_cuda_index = std::max<int>(max_cuda_index, device->index);
+  for (const Device& device : meta->memory_planned_buffer_devices()) {
+    if (device.type == DeviceType::kCuda) {
+      max_cuda_index = std::max<int>(max_cuda_index, device.index);
     }
   }
   DeviceAllocatorRegistry registry;

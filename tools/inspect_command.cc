@@ -116,10 +116,11 @@ void PrintMethodText(const MethodMeta& meta) {
       tensors.size(), meta.num_memory_planned_buffers(),
       static_cast<unsigned long long>(meta.total_planned_bytes()));
   std::vector<std::vector<std::string>> buffer_rows;
+  const std::vector<Device> devices = meta.memory_planned_buffer_devices();
   for (size_t i = 0; i < meta.num_memory_planned_buffers(); ++i) {
     buffer_rows.push_back({std::to_string(i + 1),
                            std::to_string(*meta.memory_planned_buffer_size(i)),
-                           meta.memory_planned_buffer_device(i)->ToString()});
+                           devices[i].ToString()});
   }
   std::printf("  buffers:\n");
   PrintTable({"mem_id", "size", "device"}, buffer_rows, {true, true, false});
@@ -144,12 +145,12 @@ std::string MethodJson(const MethodMeta& meta) {
                     ", \"total_planned_bytes\": " +
                     std::to_string(meta.total_planned_bytes()) +
                     ", \"buffers\": [";
+  const std::vector<Device> devices = meta.memory_planned_buffer_devices();
   for (size_t i = 0; i < meta.num_memory_planned_buffers(); ++i) {
     if (i > 0) out += ", ";
     out += "{\"mem_id\": " + std::to_string(i + 1) + ", \"size\": " +
            std::to_string(*meta.memory_planned_buffer_size(i)) +
-           ", \"device\": " +
-           JsonString(meta.memory_planned_buffer_device(i)->ToString()) + "}";
+           ", \"device\": " + JsonString(devices[i].ToString()) + "}";
   }
   out += "], \"planned_tensors\": [";
   for (size_t i = 0; i < tensors.size(); ++i) {
