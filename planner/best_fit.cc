@@ -5,6 +5,7 @@
 #include <numeric>
 
 #include "planner/lower_bound.h"
+#include "planner/time_axis.h"
 #include "runtime/core/checked_math.h"
 
 namespace memplan {
@@ -135,20 +136,13 @@ Result<Placement> BestFitAlgorithm::Place(const std::vector<PlanItem>& items,
   placement.offsets.assign(n, 0);
   if (n == 0) return placement;
 
-  // Lifetimes intersect exactly when their compressed ranges do, because
-  // compression keeps every endpoint.
-  std::vector<TimeValue> times;
-  times.reserve(2 * n);
+  std::vector<TimeValue> endpoints;
+  endpoints.reserve(2 * n);
   for (const PlanItem& item : items) {
-    times.push_back(item.first);
-    times.push_back(item.last);
+    endpoints.push_back(item.first);
+    endpoints.push_back(item.last);
   }
-  std::sort(times.begin(), times.end());
-  times.erase(std::unique(times.begin(), times.end()), times.end());
-  auto index_of = [&](TimeValue t) {
-    return static_cast<size_t>(std::lower_bound(times.begin(), times.end(), t) -
-                               times.begin());
-  };
+  const TimeAxis times(std::move(endpoints));
 
   // Largest first; then longest lifetime; then item order, for determinism.
   std::vector<size_t> order(n);
@@ -168,8 +162,8 @@ Result<Placement> BestFitAlgorithm::Place(const std::vector<PlanItem>& items,
   for (size_t i : order) {
     const PlanItem& item = items[i];
     if (item.size == 0) continue;  // Occupies no byte: offset 0 is valid.
-    const size_t lo = index_of(item.first);
-    const size_t hi = index_of(item.last);
+    const size_t lo = times.IndexOf(item.first);
+    const size_t hi = times.IndexOf(item.last);
     tree.Collect(lo, hi, &sets);
     // Raise the candidate past each conflict until no set objects. Offsets
     // stay below sum(size + alignment - 1), which ValidatePlanItems bounded.

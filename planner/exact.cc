@@ -19,6 +19,7 @@
 #include "planner/best_fit.h"
 #include "planner/greedy.h"
 #include "planner/lower_bound.h"
+#include "planner/time_axis.h"
 #include "runtime/core/checked_math.h"
 
 namespace memplan {
@@ -210,24 +211,19 @@ Result<Placement> ExactAlgorithm::Place(const std::vector<PlanItem>& items,
     return best;
   }
 
-  std::vector<TimeValue> times;
-  std::vector<Item> search_items;
+  std::vector<TimeValue> endpoints;
   for (const PlanItem& item : items) {
     if (item.size == 0) continue;
-    times.push_back(item.first);
-    times.push_back(item.last);
+    endpoints.push_back(item.first);
+    endpoints.push_back(item.last);
   }
-  std::sort(times.begin(), times.end());
-  times.erase(std::unique(times.begin(), times.end()), times.end());
-  auto index_of = [&](TimeValue t) {
-    return static_cast<size_t>(std::lower_bound(times.begin(), times.end(), t) -
-                               times.begin());
-  };
+  const TimeAxis times(std::move(endpoints));
+  std::vector<Item> search_items;
   for (size_t i = 0; i < items.size(); ++i) {
     if (items[i].size == 0) continue;  // Offset 0 never collides.
     search_items.push_back({items[i].size, items[i].alignment,
-                            index_of(items[i].first), index_of(items[i].last),
-                            i});
+                            times.IndexOf(items[i].first),
+                            times.IndexOf(items[i].last), i});
   }
   if (search_items.size() > kMaxSearchItems) return best;
 
