@@ -1,0 +1,235 @@
+// Plan quality and time of every algorithm (and the suite of all of them) on
+// the hard problems of bench/hard_problems.h and on MiniMalloc's
+// input.12.csv. One benchmark per (algorithm, problem), run once, with
+// counters height_over_opt, height_over_lb and proven; then a table of
+// medians per family and size.
+//
+//   bazel run -c opt //bench:hard_planner_bench -- --max_buffers=500
+//     --exact_seconds=5 [--algos=best_fit,exact] [--benchmark_filter=...]
+#include <benchmark/benchmark.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "bench/hard_problems.h"
+#include "planner/algorithm.h"
+#include "planner/minimalloc_csv.h"
+#include "planner/suite.h"
+
+namespace memplan {
+namespace bench {
+namespace {
+
+struct Flags {
+  size_t max_buffers = 500;
+  double exact_seconds = 5.0;
+  uint64_t exact_nodes = 1'000'000'000;
+  std::vector<std::string> algorithms;  // Empty: all, then "suite".
+};
+
+struct Outcome {
+  std::string group;  // "<family>/n=<buffers>" or the CSV's name.
+  std::string algorithm;
+  double height_over_opt = 0;
+  bool proven = false;
+  double seconds = 0;
+};
+
+Flags& GetFlags() {
+  static Flags flags;
+  return flags;
+}
+
+std::vector<Outcome>& Outcomes() {
+  static std::vector<Outcome> outcomes;
+  return outcomes;
+}
+
+// The problem's name without its seed.
+std::string GroupOf(const std::string& name) {
+  const size_t seed = name.rfind("/seed=");
+  return seed == std::string::npos ? name : name.substr(0, seed);
+}
+
+void PlanHard(benchmark::State& state, const HardProblem* problem,
+              const std::string& algorithm) {
+  planner::AlgorithmOptions options;
+  options.max_seconds = GetFlags().exact_seconds;
+  options.max_nodes = GetFlags().exact_nodes;
+  planner::Placement placement;
+  double seconds = 0;
+  for (auto _ : state) {
+    const auto start = std::chrono::steady_clock::now();
+    Result<planner::Placement> result = planner::Placement{};
+    if (algorithm == "suite") {
+      Result<planner::SuiteResult> suite =
+          planner::RunSuite(planner::AlgorithmNames(), problem->items, options);
+      result = suite.ok() ? Result<planner::Placement>(std::move(suite->best))
+                          : Result<planner::Placement>(suite.error());
+    } else {
+      result =
+          planner::MakeAlgorithm(algorithm)->Place(problem->items, options);
+    }
+    seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+            .count();
+    if (!result.ok()) {
+      state.SkipWithError(result.error().ToString().c_str());
+      return;
+    }
+    placement = std::move(*result);
+  }
+  const double over_opt =
+      problem->optimum == 0
+          ? 1.0
+          : static_cast<double>(placement.height) / problem->optimum;
+  state.counters["items"] = static_cast<double>(problem->items.size());
+  state.counters["height_over_opt"] = over_opt;
+  state.counters["height_over_lb"] =
+      problem->lower_bound == 0
+          ? 1.0
+          : static_cast<double>(placement.height) / problem->lower_bound;
+  state.counters["proven"] = placement.proven_optimal ? 1 : 0;
+  Outcomes().push_back({GroupOf(problem->name), algorithm, over_opt,
+                        placement.proven_optimal, seconds});
+}
+
+double Median(std::vector<double> values) {
+  if (values.empty()) return 0;
+  std::sort(values.begin(), values.end());
+  const size_t n = values.size();
+  return n % 2 == 1 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
+}
+
+// Per group and algorithm, over seeds: median and worst height / optimum,
+// the fraction proven optimal, median and worst seconds.
+void PrintTable(const std::vector<std::string>& algorithms) {
+  std::vector<std::string> groups;
+  std::map<std::pair<std::string, std::string>, std::vector<Outcome>> cells;
+  for (const Outcome& o : Outcomes()) {
+    if (std::find(groups.begin(), groups.end(), o.group) == groups.end()) {
+      groups.push_back(o.group);
+    }
+    cells[{o.group, o.algorithm}].push_back(o);
+  }
+  std::printf("\n%-22s %-9s %5s %9s %9s %7s %9s %9s\n", "group", "algorithm",
+              "runs", "med_h/opt", "max_h/opt", "proven", "med_s", "max_s");
+  for (const std::string& group : groups) {
+    for (const std::string& algorithm : algorithms) {
+      const auto it = cells.find({group, algorithm});
+      if (it == cells.end()) continue;
+      std::vector<double> ratios, seconds;
+      size_t proven = 0;
+      for (const Outcome& o : it->second) {
+        ratios.push_back(o.height_over_opt);
+        seconds.push_back(o.seconds);
+        proven += o.proven ? 1 : 0;
+      }
+      std::printf("%-22s %-9s %5zu %9.4f %9.4f %3zu/%-3zu %9.4f %9.4f\n",
+                  group.c_str(), algorithm.c_str(), ratios.size(),
+                  Median(ratios),
+                  *std::max_element(ratios.begin(), ratios.end()), proven,
+                  ratios.size(), Median(seconds),
+                  *std::max_element(seconds.begin(), seconds.end()));
+    }
+  }
+}
+
+std::vector<std::string> SplitCommas(const std::string& text) {
+  std::vector<std::string> parts;
+  size_t begin = 0;
+  while (begin <= text.size()) {
+    const size_t comma = std::min(text.find(',', begin), text.size());
+    if (comma > begin) parts.push_back(text.substr(begin, comma - begin));
+    begin = comma + 1;
+  }
+  return parts;
+}
+
+// Takes this binary's own --flags out of argv, leaving Google Benchmark's.
+void ParseFlags(int* argc, char** argv) {
+  Flags& flags = GetFlags();
+  int kept = 1;
+  for (int i = 1; i < *argc; ++i) {
+    const std::string arg = argv[i];
+    auto value = [&](const char* name) -> const char* {
+      const size_t n = std::strlen(name);
+      return arg.compare(0, n, name) == 0 ? argv[i] + n : nullptr;
+    };
+    if (const char* v = value("--max_buffers=")) {
+      flags.max_buffers = std::strtoull(v, nullptr, 10);
+    } else if (const char* v = value("--exact_seconds=")) {
+      flags.exact_seconds = std::strtod(v, nullptr);
+    } else if (const char* v = value("--exact_nodes=")) {
+      flags.exact_nodes = std::strtoull(v, nullptr, 10);
+    } else if (const char* v = value("--algos=")) {
+      flags.algorithms = SplitCommas(v);
+    } else {
+      argv[kept++] = argv[i];
+    }
+  }
+  *argc = kept;
+}
+
+// MiniMalloc's input.12.csv (optimum 12) where ../shared/data has it.
+bool ReadInput12(HardProblem* problem) {
+  for (const char* path : {"external/shared_data/data/minimalloc/input.12.csv",
+                           "../shared/data/minimalloc/input.12.csv"}) {
+    if (!std::ifstream(path).good()) continue;
+    Result<planner::MinimallocProblem> csv =
+        planner::ReadMinimallocCsvFile(path);
+    if (!csv.ok()) continue;
+    problem->name = "minimalloc/input.12";
+    problem->items = planner::ToPlanItems(*csv);
+    problem->optimum = problem->lower_bound = 12;
+    return true;
+  }
+  return false;
+}
+
+}  // namespace
+}  // namespace bench
+}  // namespace memplan
+
+int main(int argc, char** argv) {
+  using namespace memplan::bench;
+  ParseFlags(&argc, argv);
+  std::vector<std::string> algorithms = GetFlags().algorithms;
+  if (algorithms.empty()) {
+    algorithms = memplan::planner::AlgorithmNames();
+    algorithms.push_back("suite");
+  }
+  for (const std::string& name : algorithms) {
+    if (name != "suite" && memplan::planner::MakeAlgorithm(name) == nullptr) {
+      std::fprintf(stderr, "unknown algorithm %s\n", name.c_str());
+      return 2;
+    }
+  }
+  static std::vector<HardProblem> problems = HardSuite(GetFlags().max_buffers);
+  HardProblem input12;
+  if (ReadInput12(&input12)) problems.insert(problems.begin(), input12);
+  for (const HardProblem& problem : problems) {
+    for (const std::string& algorithm : algorithms) {
+      benchmark::RegisterBenchmark(
+          (algorithm + "/" + problem.name).c_str(),
+          [&problem, algorithm](benchmark::State& state) {
+            PlanHard(state, &problem, algorithm);
+          })
+          ->Iterations(1)
+          ->Unit(benchmark::kMillisecond);
+    }
+  }
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+  benchmark::RunSpecifiedBenchmarks();
+  PrintTable(algorithms);
+  return 0;
+}

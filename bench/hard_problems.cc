@@ -1,0 +1,332 @@
+#include "bench/hard_problems.h"
+
+#include <algorithm>
+#include <cmath>
+#include <utility>
+
+namespace memplan {
+namespace bench {
+namespace {
+
+using planner::PlanItem;
+using planner::TimeValue;
+
+// splitmix64: tiny, and the same stream on every standard library (the
+// <random> distributions are not), so a problem's name pins it down.
+class Rng {
+ public:
+  explicit Rng(uint64_t seed) : state_(seed * 0x9E3779B97F4A7C15ull + 7) {}
+  uint64_t Next() {
+    uint64_t z = (state_ += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+  }
+  uint64_t Below(uint64_t n) { return n <= 1 ? 0 : Next() % n; }
+  uint64_t Between(uint64_t lo, uint64_t hi) {  // Inclusive; lo <= hi.
+    return lo + Below(hi - lo + 1);
+  }
+  double Unit() { return static_cast<double>(Next() >> 11) * 0x1.0p-53; }
+  bool Chance(double p) { return Unit() < p; }
+  uint64_t LogUniform(uint64_t lo, uint64_t hi) {
+    const double l = std::log(static_cast<double>(lo));
+    const double h = std::log(static_cast<double>(hi));
+    const uint64_t v = static_cast<uint64_t>(std::exp(l + Unit() * (h - l)));
+    return std::min(hi, std::max(lo, v));
+  }
+
+ private:
+  uint64_t state_;
+};
+
+// A buffer of the packing; sizes and offsets in bytes.
+struct Rect {
+  uint64_t offset;
+  uint64_t size;
+  TimeValue first, last;
+};
+
+// A buffer still live in the sweep; `hazard` is its chance to end per step.
+struct Live {
+  uint64_t offset;
+  uint64_t size;
+  TimeValue first;
+  double hazard;
+};
+
+class PackingBuilder {
+ public:
+  // `unit`: every size and offset is a multiple of it; `units`: H / unit.
+  PackingBuilder(Rng* rng, uint64_t unit, uint64_t units)
+      : rng_(*rng), unit_(unit), units_(units) {}
+
+  std::vector<Rect> Build(size_t buffers) {
+    std::vector<Rect> rects;
+    if (buffers == 0) return rects;
+    std::vector<Live> live;
+    size_t count = Fill(0, units_ * unit_, 0, buffers, &live);
+    for (TimeValue t = 1;; ++t) {
+      std::vector<bool> ended(live.size(), false);
+      bool any = false;
+      for (size_t i = 0; i < live.size(); ++i) {
+        if (rng_.Chance(live[i].hazard)) ended[i] = any = true;
+      }
+      // Now and then a band of the stack frees at once: the source of the
+      // huge gaps (and so of huge buffers) and of long lifetimes cut short.
+      if (rng_.Chance(0.08)) {
+        const uint64_t y = rng_.Below(units_) * unit_;
+        const uint64_t len = rng_.Between(units_ / 8, units_ / 2) * unit_;
+        for (size_t i = 0; i < live.size(); ++i) {
+          if (live[i].offset < y + len && y < live[i].offset + live[i].size) {
+            ended[i] = any = true;
+          }
+        }
+      }
+      if (!any) ended[rng_.Below(live.size())] = true;
+      size_t gaps = 0;
+      for (size_t i = 0; i < live.size(); ++i) {
+        if (ended[i] && (i == 0 || !ended[i - 1])) ++gaps;
+      }
+      const size_t budget = buffers - count;
+      if (budget < gaps) {
+        for (const Live& l : live) {
+          rects.push_back({l.offset, l.size, l.first, t - 1});
+        }
+        break;
+      }
+      std::vector<Live> next;
+      size_t used = 0, gap = 0;
+      for (size_t i = 0; i < live.size();) {
+        if (!ended[i]) {
+          next.push_back(live[i++]);
+          continue;
+        }
+        const uint64_t begin = live[i].offset;
+        uint64_t end = begin;
+        for (; i < live.size() && ended[i]; ++i) {
+          rects.push_back({live[i].offset, live[i].size, live[i].first, t - 1});
+          end = live[i].offset + live[i].size;
+        }
+        // Leave at least one buffer of budget for each later gap.
+        const size_t allowed = budget - used - (gaps - 1 - gap);
+        used += Fill(begin, end - begin, t, allowed, &next);
+        ++gap;
+      }
+      count += used;
+      live = std::move(next);
+    }
+    SplitToCount(buffers, &rects);
+    return rects;
+  }
+
+ private:
+  // Buffer sizes in bytes: many small, some medium, a few huge; multiples of
+  // 1 KiB once they reach it, else of the unit.
+  uint64_t DrawSize() {
+    uint64_t units;
+    const double kind = rng_.Unit();
+    if (kind < 0.05) {
+      units = rng_.Between(units_ / 4, units_ * 2 / 3);
+    } else if (kind < 0.30) {
+      units = rng_.LogUniform(std::max<uint64_t>(1, units_ / 16), units_ / 4);
+    } else {
+      units = rng_.LogUniform(std::max<uint64_t>(1, units_ / 256), units_ / 16);
+    }
+    uint64_t bytes = std::max<uint64_t>(1, units) * unit_;
+    if (bytes >= 1024) bytes = bytes / 1024 * 1024;
+    return bytes;
+  }
+
+  // Cuts [offset, offset + len) into at most `allowed` (>= 1) new buffers
+  // starting at t, appended to `live` in offset order; returns how many.
+  size_t Fill(uint64_t offset, uint64_t len, TimeValue t, size_t allowed,
+              std::vector<Live>* live) {
+    size_t pieces = 0;
+    while (len > 0) {
+      const uint64_t size =
+          pieces + 1 == allowed ? len : std::min(len, DrawSize());
+      // Most outputs die within a few steps; some live long (skips).
+      const double hazard = rng_.Chance(0.12) ? 0.03 : 0.5;
+      live->push_back({offset, size, t, hazard});
+      offset += size;
+      len -= size;
+      ++pieces;
+    }
+    return pieces;
+  }
+
+  // Cuts random buffers in two along time (same bytes, consecutive
+  // lifetimes) until there are `buffers`; the packing stays perfect.
+  void SplitToCount(size_t buffers, std::vector<Rect>* rects) {
+    std::vector<size_t> splittable;
+    for (size_t i = 0; i < rects->size(); ++i) {
+      if ((*rects)[i].last > (*rects)[i].first) splittable.push_back(i);
+    }
+    while (rects->size() < buffers && !splittable.empty()) {
+      const size_t pick = rng_.Below(splittable.size());
+      const size_t i = splittable[pick];
+      Rect& r = (*rects)[i];
+      const TimeValue cut =
+          r.first + static_cast<TimeValue>(
+                        rng_.Below(static_cast<uint64_t>(r.last - r.first)));
+      Rect tail = {r.offset, r.size, cut + 1, r.last};
+      r.last = cut;
+      if (r.last == r.first) {
+        splittable[pick] = splittable.back();
+        splittable.pop_back();
+      }
+      if (tail.last > tail.first) splittable.push_back(rects->size());
+      rects->push_back(tail);
+    }
+    // Short runs may have only one-step lifetimes: cut along bytes then.
+    for (size_t i = 0; rects->size() < buffers && i < rects->size();) {
+      Rect& r = (*rects)[i];
+      if (r.size < 2 * unit_) {
+        ++i;
+        continue;
+      }
+      const uint64_t head = rng_.Between(1, r.size / unit_ - 1) * unit_;
+      Rect tail = {r.offset + head, r.size - head, r.first, r.last};
+      r.size = head;
+      rects->push_back(tail);
+    }
+  }
+
+  Rng& rng_;
+  uint64_t unit_;
+  uint64_t units_;
+};
+
+uint64_t AlignUp(uint64_t value, uint64_t alignment) {
+  return (value + alignment - 1) / alignment * alignment;
+}
+
+// Peak live bytes with each size rounded up to its alignment.
+uint64_t AlignedLiveBytes(const std::vector<PlanItem>& items) {
+  std::vector<std::pair<TimeValue, int64_t>> events;
+  for (const PlanItem& item : items) {
+    const int64_t bytes =
+        static_cast<int64_t>(AlignUp(item.size, item.alignment));
+    events.emplace_back(item.first, bytes);
+    events.emplace_back(item.last + 1, -bytes);
+  }
+  // At one time, ends (negative) before starts: lifetimes are inclusive.
+  std::sort(events.begin(), events.end());
+  int64_t live = 0, peak = 0;
+  for (const auto& event : events) {
+    live += event.second;
+    peak = std::max(peak, live);
+  }
+  return static_cast<uint64_t>(peak);
+}
+
+// Shrinks some buffers by multiples of 64 bytes, and at least one in every
+// column that is still full, so the peak live bytes fall below H.
+void ShrinkSome(Rng* rng, uint64_t height, std::vector<Rect>* rects) {
+  TimeValue horizon = 0;
+  for (const Rect& r : *rects) horizon = std::max(horizon, r.last + 1);
+  std::vector<uint64_t> column(static_cast<size_t>(horizon), 0);
+  auto shrink = [&](Rect& r) {
+    const uint64_t by =
+        64 * rng->Between(1, std::max<uint64_t>(1, r.size / 64 / 8));
+    r.size -= by;
+    for (TimeValue t = r.first; t <= r.last; ++t) column[t] -= by;
+  };
+  for (const Rect& r : *rects) {
+    for (TimeValue t = r.first; t <= r.last; ++t) column[t] += r.size;
+  }
+  for (Rect& r : *rects) {
+    if (r.size > 64 && rng->Chance(0.25)) shrink(r);
+  }
+  for (TimeValue t = 0; t < horizon; ++t) {
+    if (column[t] < height) continue;
+    std::vector<Rect*> candidates;
+    for (Rect& r : *rects) {
+      if (r.first <= t && t <= r.last && r.size > 64) candidates.push_back(&r);
+    }
+    if (!candidates.empty()) shrink(*candidates[rng->Below(candidates.size())]);
+  }
+}
+
+// Makes some sizes odd (padding within the alignment), except for the
+// buffers live at one full column: their aligned sizes stack to H at
+// aligned offsets, so no plan is lower than H.
+void PadSome(Rng* rng, uint64_t alignment, std::vector<Rect>* rects) {
+  TimeValue horizon = 0;
+  for (const Rect& r : *rects) horizon = std::max(horizon, r.last + 1);
+  const TimeValue kept =
+      static_cast<TimeValue>(rng->Below(static_cast<uint64_t>(horizon)));
+  for (Rect& r : *rects) {
+    if (r.first <= kept && kept <= r.last) continue;
+    if (rng->Chance(0.3)) r.size -= rng->Between(1, alignment - 1);
+  }
+}
+
+}  // namespace
+
+const char* HardFamilyName(HardFamily family) {
+  switch (family) {
+    case HardFamily::kTight:
+      return "tight";
+    case HardFamily::kUnreachable:
+      return "unreachable";
+    case HardFamily::kAligned16:
+      return "aligned16";
+    case HardFamily::kAligned64:
+      return "aligned64";
+  }
+  return "unknown";
+}
+
+HardProblem MakeHardProblem(HardFamily family, size_t buffers, uint64_t seed) {
+  Rng rng(seed * 4 + static_cast<uint64_t>(family) + buffers * 1000003);
+  uint64_t unit = 64, alignment = 1;
+  if (family == HardFamily::kAligned16) unit = alignment = 16;
+  if (family == HardFamily::kAligned64) unit = alignment = 64;
+  // H between 1 and 8 MiB, a multiple of the unit.
+  const uint64_t height = rng.Between(1024, 8192) * 1024;
+  PackingBuilder builder(&rng, unit, height / unit);
+  std::vector<Rect> rects = builder.Build(buffers);
+  // The builder's order follows time; callers must not lean on it.
+  for (size_t i = rects.size(); i > 1; --i) {
+    std::swap(rects[i - 1], rects[rng.Below(i)]);
+  }
+
+  HardProblem problem;
+  problem.name = std::string(HardFamilyName(family)) +
+                 "/n=" + std::to_string(buffers) +
+                 "/seed=" + std::to_string(seed);
+  problem.optimum = height;
+  if (family == HardFamily::kUnreachable) {
+    ShrinkSome(&rng, height, &rects);
+    problem.optimum_known = false;
+    problem.optimum = 0;
+    for (const Rect& r : rects) {
+      problem.optimum = std::max(problem.optimum, r.offset + r.size);
+    }
+  }
+  if (alignment > 1) PadSome(&rng, alignment, &rects);
+  for (const Rect& r : rects) {
+    problem.items.push_back({r.size, alignment, r.first, r.last});
+    problem.construction_offsets.push_back(r.offset);
+  }
+  problem.lower_bound = AlignedLiveBytes(problem.items);
+  return problem;
+}
+
+std::vector<HardProblem> HardSuite(size_t max_buffers) {
+  std::vector<HardProblem> suite;
+  for (HardFamily family : {HardFamily::kTight, HardFamily::kUnreachable,
+                            HardFamily::kAligned16, HardFamily::kAligned64}) {
+    for (size_t buffers : {100, 200, 300, 500, 1000, 2000}) {
+      if (buffers > max_buffers) continue;
+      for (uint64_t seed = 1; seed <= 3; ++seed) {
+        suite.push_back(MakeHardProblem(family, buffers, seed));
+      }
+    }
+  }
+  return suite;
+}
+
+}  // namespace bench
+}  // namespace memplan

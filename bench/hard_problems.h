@@ -1,0 +1,55 @@
+// Hard placement problems with known optima, built as perfect packings.
+//
+// A rectangle of H bytes by T time steps is cut into buffers by a sweep over
+// time: at each step some live buffers end (each by its own hazard, and now
+// and then a whole band of the stack at once), the freed runs of bytes merge
+// into gaps, and each gap is cut into new buffers that start there. Every
+// column stays full, so the peak live bytes equal H and so does the optimum;
+// the cuts are not guillotine (pinwheels arise wherever gaps straddle older
+// buffers). Sizes are multiples of 64 bytes, mostly of 1 KiB, many small and
+// a few huge, like an exported model's activations.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "planner/algorithm.h"
+
+namespace memplan {
+namespace bench {
+
+enum class HardFamily {
+  kTight,        // Optimum == peak live bytes; alignment 1.
+  kUnreachable,  // Tight, then some buffers shrunk: peak live < the
+                 // construction's height, the optimum unknown in between.
+  kAligned16,    // Packing in multiples of 16, alignment 16, some sizes odd.
+  kAligned64,    // The same at 64.
+};
+
+// "tight", "unreachable", "aligned16", "aligned64".
+const char* HardFamilyName(HardFamily family);
+
+struct HardProblem {
+  std::string name;  // "<family>/n=<buffers>/seed=<seed>".
+  std::vector<planner::PlanItem> items;
+  // The construction's plan: one offset per item, height `optimum`, valid.
+  std::vector<uint64_t> construction_offsets;
+  // The optimal height; for kUnreachable the construction's height, an upper
+  // bound only (optimum_known false).
+  uint64_t optimum = 0;
+  bool optimum_known = true;
+  // max over time of the live bytes, each size rounded up to its alignment.
+  uint64_t lower_bound = 0;
+};
+
+// Deterministic in (family, buffers, seed); exactly `buffers` items.
+HardProblem MakeHardProblem(HardFamily family, size_t buffers, uint64_t seed);
+
+// Every family at 100, 200, 300, 500, 1000 and 2000 buffers (those up to
+// max_buffers), seeds 1..3; deterministic, in that nesting order.
+std::vector<HardProblem> HardSuite(size_t max_buffers = 2000);
+
+}  // namespace bench
+}  // namespace memplan
