@@ -1,5 +1,6 @@
 #include "properties/check.h"
 
+#include <algorithm>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -7,6 +8,7 @@
 #include "properties/lower_bound.h"
 #include "properties/overlap_sweep.h"
 #include "runtime/core/checked_math.h"
+#include "runtime/core/plan_rules.h"
 
 namespace memplan {
 namespace properties {
@@ -15,8 +17,8 @@ namespace {
 constexpr size_t kNone = static_cast<size_t>(-1);
 
 class Checker {
- public:
-  Checker(const Plan& plan, const CheckOptions& options)
+public:
+  Checker(const Plan &plan, const CheckOptions &options)
       : plan_(plan), options_(options) {}
 
   Report Run() {
@@ -27,19 +29,22 @@ class Checker {
     placed_.assign(plan_.allocations.size(), false);
     for (size_t i = 0; i < plan_.allocations.size(); ++i) {
       size_t buffer = CheckAllocation(i);
-      if (buffer != kNone) per_buffer[buffer].push_back(i);
+      if (buffer != kNone)
+        per_buffer[buffer].push_back(i);
     }
     ResolveFamilies();
-    for (size_t i = 0; i < plan_.allocations.size(); ++i) CheckAlias(i);
+    for (size_t i = 0; i < plan_.allocations.size(); ++i)
+      CheckAlias(i);
     for (size_t b = 0; b < plan_.buffers.size(); ++b) {
-      if (buffer_is_canonical_[b]) CheckBuffer(b, per_buffer[b]);
+      if (buffer_is_canonical_[b])
+        CheckBuffer(b, per_buffer[b]);
     }
     return std::move(report_);
   }
 
- private:
-  void Add(ViolationCode code, const std::string& message) {
-    uint64_t& count = report_.counts[static_cast<int>(code)];
+private:
+  void Add(ViolationCode code, const std::string &message) {
+    uint64_t &count = report_.counts[static_cast<int>(code)];
     ++count;
     if (count <= options_.max_violations_per_code) {
       report_.violations.push_back({code, message});
@@ -47,15 +52,17 @@ class Checker {
   }
 
   std::string BufferName(size_t b) const {
-    const Buffer& buffer = plan_.buffers[b];
+    const Buffer &buffer = plan_.buffers[b];
     return "buffer " + std::to_string(buffer.mem_id) + " (" +
            buffer.device.ToString() + ")";
   }
 
   void CheckBuffers() {
     buffer_is_canonical_.assign(plan_.buffers.size(), false);
+    uint64_t total = 0;
+    bool over_budget = false;
     for (size_t b = 0; b < plan_.buffers.size(); ++b) {
-      const Buffer& buffer = plan_.buffers[b];
+      const Buffer &buffer = plan_.buffers[b];
       std::string where = "buffers[" + std::to_string(b) + "]";
       if (buffer.mem_id <= 0) {
         Add(ViolationCode::kBufferMap,
@@ -84,6 +91,15 @@ class Checker {
         Add(ViolationCode::kBounds,
             "bounds: " + where + ".size = " + std::to_string(buffer.size) +
                 ", must be >= 0");
+      } else if (!over_budget &&
+                 !AddPlannedBytes(static_cast<uint64_t>(buffer.size),
+                                  options_.max_planned_bytes, &total)) {
+        over_budget = true;
+        Add(ViolationCode::kBounds,
+            "bounds: planned buffers exceed " +
+                std::to_string(options_.max_planned_bytes) +
+                " bytes in all at " + BufferName(b) + " of size " +
+                std::to_string(buffer.size));
       }
     }
   }
@@ -91,49 +107,64 @@ class Checker {
   void CheckDeviceMap() {
     std::unordered_map<int64_t, size_t> seen;
     for (size_t e = 0; e < plan_.device_map.size(); ++e) {
-      const BufferDeviceEntry& entry = plan_.device_map[e];
+      const BufferDeviceEntry &entry = plan_.device_map[e];
       std::string where = "non_const_buffer_device[" + std::to_string(e) + "]";
-      if (entry.buffer_index == 0) {
+      auto [it, inserted] = seen.emplace(entry.buffer_index, e);
+      switch (CheckDeviceMapEntry(
+          entry.buffer_index, buffer_by_mem_id_.count(entry.buffer_index) > 0,
+          !inserted, entry.raw_device_type, entry.device_index)) {
+      case DeviceMapFault::kReservedIndex:
         Add(ViolationCode::kBufferMap,
             "buffer_map: " + where +
                 ".buffer_idx = 0, the reserved constant buffer");
-      } else if (buffer_by_mem_id_.count(entry.buffer_index) == 0) {
+        break;
+      case DeviceMapFault::kNoSuchBuffer:
         Add(ViolationCode::kBufferMap,
             "buffer_map: " + where + ".buffer_idx = " +
                 std::to_string(entry.buffer_index) + ", must be in [1, " +
                 std::to_string(plan_.buffers.size()) + "]");
-      }
-      auto [it, inserted] = seen.emplace(entry.buffer_index, e);
-      if (!inserted) {
+        break;
+      case DeviceMapFault::kDuplicate:
         Add(ViolationCode::kBufferMap, "buffer_map: " + where +
                                            " duplicates buffer_idx " +
                                            std::to_string(entry.buffer_index) +
                                            " of non_const_buffer_device[" +
                                            std::to_string(it->second) + "]");
-      }
-      if (!IsKnownDeviceType(entry.raw_device_type)) {
+        break;
+      case DeviceMapFault::kUnknownType:
         Add(ViolationCode::kBufferMap,
             "buffer_map: " + where +
                 ".device_type = " + std::to_string(entry.raw_device_type) +
                 ", must be < " + std::to_string(kNumDeviceTypes));
+        break;
+      case DeviceMapFault::kNegativeIndex:
+        Add(ViolationCode::kBufferMap,
+            "buffer_map: " + where + ".device_index = " +
+                std::to_string(entry.device_index) + ", must be >= 0");
+        break;
+      case DeviceMapFault::kNone:
+        break;
       }
     }
   }
 
   // base_[i]: index of allocation i's alias base, kNone when it has none.
   void ResolveBases() {
-    const auto& allocations = plan_.allocations;
+    const auto &allocations = plan_.allocations;
     base_.assign(allocations.size(), kNone);
     bool any_alias = false;
-    for (const Allocation& a : allocations) any_alias |= a.alias_of.has_value();
-    if (!any_alias) return;
+    for (const Allocation &a : allocations)
+      any_alias |= a.alias_of.has_value();
+    if (!any_alias)
+      return;
     std::unordered_map<std::string, size_t> by_id;
     for (size_t i = 0; i < allocations.size(); ++i) {
       by_id.emplace(allocations[i].id, i);
     }
     for (size_t i = 0; i < allocations.size(); ++i) {
-      const Allocation& a = allocations[i];
-      if (!a.alias_of) continue;
+      const Allocation &a = allocations[i];
+      if (!a.alias_of)
+        continue;
       auto it = by_id.find(*a.alias_of);
       if (it == by_id.end()) {
         Add(ViolationCode::kAlias, "alias: " + a.id + " is an alias of " +
@@ -149,10 +180,11 @@ class Checker {
   void ResolveFamilies() {
     const size_t n = plan_.allocations.size();
     family_.assign(n, kNone);
-    std::vector<uint8_t> state(n, 0);  // 0 new, 1 on the current chain, 2 done
+    std::vector<uint8_t> state(n, 0); // 0 new, 1 on the current chain, 2 done
     std::vector<size_t> chain;
     for (size_t start = 0; start < n; ++start) {
-      if (state[start] == 2) continue;
+      if (state[start] == 2)
+        continue;
       chain.clear();
       size_t node = start;
       size_t root = kNone;
@@ -183,12 +215,13 @@ class Checker {
     }
   }
 
-  void ReportCycle(const std::vector<size_t>& chain, size_t entry) {
+  void ReportCycle(const std::vector<size_t> &chain, size_t entry) {
     std::string path;
     bool in_cycle = false;
     for (size_t node : chain) {
       in_cycle = in_cycle || node == entry;
-      if (!in_cycle) continue;
+      if (!in_cycle)
+        continue;
       family_[node] = node;
       path += plan_.allocations[node].id + " -> ";
     }
@@ -199,7 +232,7 @@ class Checker {
   // Checks one allocation on its own; returns its buffer's index when its
   // bytes and lifetime are sound enough for the overlap sweep.
   size_t CheckAllocation(size_t i) {
-    const Allocation& a = plan_.allocations[i];
+    const Allocation &a = plan_.allocations[i];
     bool lifetime_ok = true;
     if (a.lifetime.first > a.lifetime.last) {
       Add(ViolationCode::kLifetime,
@@ -218,10 +251,12 @@ class Checker {
       Add(ViolationCode::kDeviceInfo, "device_info: " + a.id + " (" +
                                           AllocationKindName(a.kind) +
                                           ") carries no device");
-    } else if (!IsKnownDeviceType(static_cast<int>(a.device->type))) {
-      Add(ViolationCode::kDeviceInfo, "device_info: " + a.id +
-                                          " has unknown device " +
-                                          a.device->ToString());
+    } else if (CheckDeviceFields(static_cast<int>(a.device->type),
+                                 a.device->index) != DeviceFault::kNone) {
+      Add(ViolationCode::kDeviceInfo,
+          "device_info: " + a.id + " has unknown device type " +
+              std::to_string(static_cast<int>(a.device->type)) +
+              " or negative index " + std::to_string(a.device->index));
     }
 
     bool alignment_ok =
@@ -245,31 +280,37 @@ class Checker {
       return kNone;
     }
     const size_t b = found->second;
-    const Buffer& buffer = plan_.buffers[b];
+    const Buffer &buffer = plan_.buffers[b];
     if (a.device && IsKnownDeviceType(static_cast<int>(a.device->type)) &&
         *a.device != buffer.device) {
       Add(ViolationCode::kCrossDevice, "cross_device: " + a.id + " on " +
                                            a.device->ToString() + " in " +
                                            BufferName(b));
     }
-    int64_t end = 0;
     if (a.offset < 0 || a.size < 0) {
-      Add(ViolationCode::kBounds, "bounds: " + DescribeAllocation(a) + " in " +
-                                      BufferName(b) +
-                                      " has a negative offset or size");
+      // Program offsets are unsigned 64-bit: one at or above 2^63 reads
+      // negative here, and is past every buffer's end either way.
+      Add(ViolationCode::kBounds,
+          "bounds: " + DescribeAllocation(a) + " in " + BufferName(b) +
+              " has a negative offset or size (offset as unsigned " +
+              std::to_string(static_cast<uint64_t>(a.offset)) + ")");
       return b;
     }
-    if (!CheckedAdd(a.offset, a.size, &end)) {
+    switch (CheckSpan(
+        static_cast<uint64_t>(a.offset), static_cast<uint64_t>(a.size),
+        static_cast<uint64_t>(std::max<Offset>(buffer.size, 0)))) {
+    case SpanFault::kOverflow:
       Add(ViolationCode::kBounds, "bounds: " + DescribeAllocation(a) + " in " +
                                       BufferName(b) +
                                       ": offset + size overflows 64 bits");
       return b;
-    }
-    if (end > buffer.size) {
+    case SpanFault::kPastEnd:
       Add(ViolationCode::kBounds,
           "bounds: " + DescribeAllocation(a) + " ends past " + BufferName(b) +
               " of size " + std::to_string(buffer.size));
       return b;
+    case SpanFault::kNone:
+      break;
     }
     placed_[i] = lifetime_ok;
     return b;
@@ -277,9 +318,10 @@ class Checker {
 
   void CheckAlias(size_t i) {
     const size_t base_index = base_[i];
-    if (base_index == kNone || family_[i] == i) return;  // None, or a cycle.
-    const Allocation& a = plan_.allocations[i];
-    const Allocation& base = plan_.allocations[base_index];
+    if (base_index == kNone || family_[i] == i)
+      return; // None, or a cycle.
+    const Allocation &a = plan_.allocations[i];
+    const Allocation &base = plan_.allocations[base_index];
     if (a.device && base.device && *a.device != *base.device) {
       Add(ViolationCode::kDeviceInfo,
           "device_info: " + std::string(AllocationKindName(a.kind)) + " " +
@@ -304,8 +346,8 @@ class Checker {
     }
   }
 
-  void CheckBuffer(size_t b, const std::vector<size_t>& members) {
-    const Buffer& buffer = plan_.buffers[b];
+  void CheckBuffer(size_t b, const std::vector<size_t> &members) {
+    const Buffer &buffer = plan_.buffers[b];
     BufferQuality quality;
     quality.mem_id = buffer.mem_id;
     quality.device = buffer.device;
@@ -318,8 +360,9 @@ class Checker {
     item_allocation.reserve(members.size());
     live.reserve(members.size());
     for (size_t i : members) {
-      if (!placed_[i]) continue;
-      const Allocation& a = plan_.allocations[i];
+      if (!placed_[i])
+        continue;
+      const Allocation &a = plan_.allocations[i];
       uint64_t begin = static_cast<uint64_t>(a.offset);
       uint64_t end = begin + static_cast<uint64_t>(a.size);
       quality.high_water = std::max(quality.high_water, end);
@@ -327,7 +370,8 @@ class Checker {
         live.push_back(
             {a.lifetime.first, a.lifetime.last, static_cast<uint64_t>(a.size)});
       }
-      if (a.size == 0) continue;
+      if (a.size == 0)
+        continue;
       items.push_back(
           {begin, end, a.lifetime.first, a.lifetime.last, family_[i]});
       item_allocation.push_back(i);
@@ -337,21 +381,22 @@ class Checker {
 
     OverlapFindings findings =
         FindOverlapsSweep(items, options_.max_violations_per_code);
-    for (const OverlapPair& pair : findings.pairs) {
-      Add(ViolationCode::kOverlap,
-          "overlap: " +
-              DescribeAllocation(plan_.allocations[item_allocation[pair.a]]) +
-              " and " +
-              DescribeAllocation(plan_.allocations[item_allocation[pair.b]]) +
-              " in " + BufferName(b));
+    for (const OverlapPair &pair : findings.pairs) {
+      const Allocation &first = plan_.allocations[item_allocation[pair.a]];
+      const Allocation &second = plan_.allocations[item_allocation[pair.b]];
+      Add(ViolationCode::kOverlap, "overlap: " + DescribeAllocation(first) +
+                                       DescribeOrigin(plan_, first) + " and " +
+                                       DescribeAllocation(second) +
+                                       DescribeOrigin(plan_, second) + " in " +
+                                       BufferName(b));
     }
     // Pairs found beyond the kept messages still count.
     report_.counts[static_cast<int>(ViolationCode::kOverlap)] +=
         findings.count - findings.pairs.size();
   }
 
-  const Plan& plan_;
-  const CheckOptions& options_;
+  const Plan &plan_;
+  const CheckOptions &options_;
   Report report_;
   std::unordered_map<MemId, size_t> buffer_by_mem_id_;
   std::vector<bool> buffer_is_canonical_;
@@ -360,11 +405,11 @@ class Checker {
   std::vector<bool> placed_;
 };
 
-}  // namespace
+} // namespace
 
-Report Check(const Plan& plan, const CheckOptions& options) {
+Report Check(const Plan &plan, const CheckOptions &options) {
   return Checker(plan, options).Run();
 }
 
-}  // namespace properties
-}  // namespace memplan
+} // namespace properties
+} // namespace memplan

@@ -6,6 +6,7 @@
 
 #include "properties/plan.h"
 #include "properties/report.h"
+#include "runtime/core/plan_rules.h"
 
 namespace memplan {
 namespace properties {
@@ -14,9 +15,12 @@ struct CheckOptions {
   // Messages kept per code; the rest are only counted, so that a hostile
   // plan cannot blow up the report.
   size_t max_violations_per_code = 100;
+  // A plan whose buffers add up to more bytes than this breaks `bounds`
+  // (the same budget the loader applies before allocating anything).
+  uint64_t max_planned_bytes = kDefaultMaxPlannedBytes;
 };
 
-Report Check(const Plan& plan, const CheckOptions& options = {});
+Report Check(const Plan &plan, const CheckOptions &options = {});
 
-}  // namespace properties
-}  // namespace memplan
+} // namespace properties
+} // namespace memplan

@@ -4,7 +4,7 @@ namespace memplan {
 namespace properties {
 namespace {
 
-constexpr std::pair<AllocationKind, const char*> kKindNames[] = {
+constexpr std::pair<AllocationKind, const char *> kKindNames[] = {
     {AllocationKind::kPlain, "plain"},
     {AllocationKind::kInput, "input"},
     {AllocationKind::kOutput, "output"},
@@ -15,23 +15,25 @@ constexpr std::pair<AllocationKind, const char*> kKindNames[] = {
     {AllocationKind::kScratch, "scratch"},
 };
 
-}  // namespace
+} // namespace
 
-const char* AllocationKindName(AllocationKind kind) {
-  for (const auto& [k, name] : kKindNames) {
-    if (k == kind) return name;
+const char *AllocationKindName(AllocationKind kind) {
+  for (const auto &[k, name] : kKindNames) {
+    if (k == kind)
+      return name;
   }
   return "unknown";
 }
 
 std::optional<AllocationKind> ParseAllocationKind(std::string_view name) {
-  for (const auto& [k, known] : kKindNames) {
-    if (name == known) return k;
+  for (const auto &[k, known] : kKindNames) {
+    if (name == known)
+      return k;
   }
   return std::nullopt;
 }
 
-std::string DescribeAllocation(const Allocation& a) {
+std::string DescribeAllocation(const Allocation &a) {
   // The end is printed as a 128-bit sum so that an overflowing range still
   // reads as the numbers the file gave.
   __int128 end = static_cast<__int128>(a.offset) + a.size;
@@ -46,5 +48,14 @@ std::string DescribeAllocation(const Allocation& a) {
          std::to_string(a.offset) + "," + end_text + ")";
 }
 
-}  // namespace properties
-}  // namespace memplan
+std::string DescribeOrigin(const Plan &plan, const Allocation &a) {
+  if (a.first_named < 0 ||
+      static_cast<uint64_t>(a.first_named) >= plan.instruction_labels.size()) {
+    return "";
+  }
+  return " (first named by " +
+         plan.instruction_labels[static_cast<size_t>(a.first_named)] + ")";
+}
+
+} // namespace properties
+} // namespace memplan

@@ -1,5 +1,8 @@
 #include "properties/program_plan.h"
 
+#include "properties/alias_ops.h"
+#include "properties/control_flow.h"
+
 #include <algorithm>
 #include <numeric>
 #include <tuple>
@@ -17,60 +20,69 @@ constexpr size_t kNotPlanned = static_cast<size_t>(-1);
 
 // Value indices an instruction names; lists expanded to their items.
 class NamedValues {
- public:
-  explicit NamedValues(const fb::ExecutionPlan& plan) : plan_(plan) {}
+public:
+  explicit NamedValues(const fb::ExecutionPlan &plan) : plan_(plan) {}
 
-  void Collect(const fb::Instruction& instruction, std::vector<int64_t>* out) {
+  void Collect(const fb::Instruction &instruction, std::vector<int64_t> *out) {
     out->clear();
     switch (instruction.instr_args_type()) {
-      case fb::InstructionArguments::KernelCall:
-        if (const auto* call = instruction.instr_args_as_KernelCall()) {
-          AddList(call->args(), out);
-        }
-        break;
-      case fb::InstructionArguments::DelegateCall:
-        if (const auto* call = instruction.instr_args_as_DelegateCall()) {
-          AddList(call->args(), out);
-        }
-        break;
-      case fb::InstructionArguments::MoveCall:
-        if (const auto* call = instruction.instr_args_as_MoveCall()) {
-          Add(call->move_from(), out);
-          Add(call->move_to(), out);
-        }
-        break;
-      case fb::InstructionArguments::FreeCall:
-        if (const auto* call = instruction.instr_args_as_FreeCall()) {
-          Add(call->value_index(), out);
-        }
-        break;
-      default:
-        break;
+    case fb::InstructionArguments::KernelCall:
+      if (const auto *call = instruction.instr_args_as_KernelCall()) {
+        AddList(call->args(), out);
+      }
+      break;
+    case fb::InstructionArguments::DelegateCall:
+      if (const auto *call = instruction.instr_args_as_DelegateCall()) {
+        AddList(call->args(), out);
+      }
+      break;
+    case fb::InstructionArguments::MoveCall:
+      if (const auto *call = instruction.instr_args_as_MoveCall()) {
+        Add(call->move_from(), out);
+        Add(call->move_to(), out);
+      }
+      break;
+    case fb::InstructionArguments::FreeCall:
+      if (const auto *call = instruction.instr_args_as_FreeCall()) {
+        Add(call->value_index(), out);
+      }
+      break;
+    case fb::InstructionArguments::JumpFalseCall:
+      if (const auto *call = instruction.instr_args_as_JumpFalseCall()) {
+        Add(call->cond_value_index(), out);
+      }
+      break;
+    default:
+      break;
     }
   }
 
-  void AddList(const flatbuffers::Vector<int32_t>* list,
-               std::vector<int64_t>* out) const {
-    if (list == nullptr) return;
-    for (int32_t index : *list) Add(index, out);
+  void AddList(const flatbuffers::Vector<int32_t> *list,
+               std::vector<int64_t> *out) const {
+    if (list == nullptr)
+      return;
+    for (int32_t index : *list)
+      Add(index, out);
   }
 
   // Adds the value and, for a tensor list, its items (one level: lists
   // hold tensors, never lists).
-  void Add(int64_t index, std::vector<int64_t>* out) const {
-    const auto* values = plan_.values();
+  void Add(int64_t index, std::vector<int64_t> *out) const {
+    const auto *values = plan_.values();
     if (values == nullptr || index < 0 ||
         static_cast<uint64_t>(index) >= values->size()) {
       return;
     }
     out->push_back(index);
-    const fb::EValue* value = values->Get(static_cast<uint32_t>(index));
-    const flatbuffers::Vector<int32_t>* items = nullptr;
-    if (const auto* list = value->val_as_TensorList()) items = list->items();
-    if (const auto* list = value->val_as_OptionalTensorList()) {
+    const fb::EValue *value = values->Get(static_cast<uint32_t>(index));
+    const flatbuffers::Vector<int32_t> *items = nullptr;
+    if (const auto *list = value->val_as_TensorList())
+      items = list->items();
+    if (const auto *list = value->val_as_OptionalTensorList()) {
       items = list->items();
     }
-    if (items == nullptr) return;
+    if (items == nullptr)
+      return;
     for (int32_t item : *items) {
       if (item >= 0 && static_cast<uint64_t>(item) < values->size()) {
         out->push_back(item);
@@ -78,8 +90,8 @@ class NamedValues {
     }
   }
 
- private:
-  const fb::ExecutionPlan& plan_;
+private:
+  const fb::ExecutionPlan &plan_;
 };
 
 struct UnionFind {
@@ -88,42 +100,105 @@ struct UnionFind {
     std::iota(parent.begin(), parent.end(), 0);
   }
   size_t Find(size_t x) {
-    while (parent[x] != x) x = parent[x] = parent[parent[x]];
+    while (parent[x] != x)
+      x = parent[x] = parent[parent[x]];
     return x;
   }
   void Union(size_t a, size_t b) { parent[Find(a)] = Find(b); }
 };
 
-}  // namespace
+} // namespace
 
 std::string ProgramAllocationId(uint32_t value_index) {
   return "v" + std::to_string(value_index);
 }
 
-Result<Plan> PlanFromProgram(const Program& program, size_t method_index,
-                             const ProgramPlanOptions& options) {
+namespace {
+
+// "aten::mul.out" from an Operator entry.
+std::string OperatorLabel(const fb::Operator *op) {
+  if (op == nullptr || op->name() == nullptr)
+    return "<unnamed operator>";
+  std::string label = op->name()->str();
+  if (op->overload() != nullptr && op->overload()->size() > 0) {
+    label += "." + op->overload()->str();
+  }
+  return label;
+}
+
+std::string InstructionLabel(const fb::ExecutionPlan &method,
+                             const fb::Instruction &instruction,
+                             const std::vector<std::string> &operator_labels,
+                             size_t chain, size_t k) {
+  std::string what;
+  switch (instruction.instr_args_type()) {
+  case fb::InstructionArguments::KernelCall: {
+    const auto *call = instruction.instr_args_as_KernelCall();
+    what = operator_labels[static_cast<size_t>(call->op_index())];
+    break;
+  }
+  case fb::InstructionArguments::DelegateCall: {
+    const auto *call = instruction.instr_args_as_DelegateCall();
+    const auto *delegate =
+        method.delegates()->Get(static_cast<uint32_t>(call->delegate_index()));
+    what =
+        "delegate " + (delegate->id() ? delegate->id()->str()
+                                      : std::to_string(call->delegate_index()));
+    break;
+  }
+  case fb::InstructionArguments::MoveCall:
+    what = "move";
+    break;
+  case fb::InstructionArguments::JumpFalseCall:
+    what = "jump_false";
+    break;
+  case fb::InstructionArguments::FreeCall:
+    what = "free";
+    break;
+  default:
+    what = "instruction";
+    break;
+  }
+  return what + " at chains[" + std::to_string(chain) + "].instructions[" +
+         std::to_string(k) + "]";
+}
+
+} // namespace
+
+Result<Plan> PlanFromProgram(const Program &program, size_t method_index,
+                             const ProgramPlanOptions &options) {
   Result<MethodMeta> meta = program.method_meta(method_index);
-  if (!meta.ok()) return meta.error();
-  const fb::ExecutionPlan& method = *meta->plan();
+  if (!meta.ok())
+    return meta.error();
+  const fb::ExecutionPlan &method = *meta->plan();
   Plan plan;
 
+  // Buffers as the file states them: a negative size or a broken device
+  // map is the oracle's to report, not a reason to stop reading.
   const std::vector<Device> devices = meta->memory_planned_buffer_devices();
   for (size_t b = 0; b < meta->num_memory_planned_buffers(); ++b) {
-    Result<uint64_t> size = meta->memory_planned_buffer_size(b);
-    if (!size.ok()) return size.error();
-    if (*size > static_cast<uint64_t>(INT64_MAX)) {
-      return Error(ErrorCode::kInvalidProgram,
-                   "non_const_buffer_sizes[" + std::to_string(b + 1) +
-                       "] = " + std::to_string(*size) + ", must be < 2^63");
-    }
     plan.buffers.push_back(
-        {static_cast<MemId>(b + 1), static_cast<Offset>(*size), devices[b]});
+        {static_cast<MemId>(b + 1),
+         method.non_const_buffer_sizes()->Get(static_cast<uint32_t>(b + 1)),
+         devices[b]});
   }
-  if (const auto* entries = method.non_const_buffer_device()) {
-    for (const fb::NonConstBufferDevice* entry : *entries) {
+  if (const auto *entries = method.non_const_buffer_device()) {
+    for (const fb::NonConstBufferDevice *entry : *entries) {
       plan.device_map.push_back({entry->buffer_idx(),
                                  static_cast<int>(entry->device_type()),
                                  entry->device_index()});
+    }
+  }
+
+  const AliasOps alias_ops(options.alias_ops);
+  std::vector<std::string> operator_labels;
+  std::vector<AliasRule> operator_rules;
+  if (const auto *operators = method.operators()) {
+    for (const fb::Operator *op : *operators) {
+      operator_labels.push_back(OperatorLabel(op));
+      operator_rules.push_back(op != nullptr && op->name() != nullptr
+                                   ? alias_ops.RuleOf(op->name()->string_view())
+                                   : AliasRule::kNone);
     }
   }
 
@@ -138,86 +213,141 @@ Result<Plan> PlanFromProgram(const Program& program, size_t method_index,
     }
   }
   UnionFind storage(tensors.size());
-  std::vector<bool> moved_into(tensors.size(), false);
-  auto same_place = [&](size_t a, size_t b) {
-    return tensors[a].memory_id == tensors[b].memory_id &&
-           tensors[a].offset == tensors[b].offset;
+  // How each planned tensor became an alias (kNone: it did not).
+  std::vector<AliasRule> aliased_by(tensors.size(), AliasRule::kNone);
+  auto relate = [&](int64_t alias, int64_t base, AliasRule rule) {
+    if (alias == base || planned_of[alias] == kNotPlanned ||
+        planned_of[base] == kNotPlanned) {
+      return;
+    }
+    storage.Union(planned_of[alias], planned_of[base]);
+    aliased_by[planned_of[alias]] = rule;
+  };
+  auto is_tensor = [&](int64_t v) {
+    return method.values()->Get(static_cast<uint32_t>(v))->val_type() ==
+           fb::KernelTypes::Tensor;
   };
 
   NamedValues named(method);
   std::vector<int64_t> names;
-  std::vector<size_t> planned_names;
+  std::vector<std::pair<TimeValue, TimeValue>> loop_spans;
   TimeValue time = 0;
-  if (const auto* chains = method.chains()) {
-    for (const fb::Chain* chain : *chains) {
-      if (chain->instructions() == nullptr) continue;
-      for (const fb::Instruction* instruction : *chain->instructions()) {
-        named.Collect(*instruction, &names);
-        planned_names.clear();
+  if (const auto *chains = method.chains()) {
+    for (size_t c = 0; c < chains->size(); ++c) {
+      const auto *instructions =
+          chains->Get(static_cast<uint32_t>(c))->instructions();
+      if (instructions == nullptr)
+        continue;
+      const TimeValue chain_start = time;
+      for (size_t k = 0; k < instructions->size(); ++k, ++time) {
+        const fb::Instruction &instruction =
+            *instructions->Get(static_cast<uint32_t>(k));
+        plan.instruction_labels.push_back(
+            InstructionLabel(method, instruction, operator_labels, c, k));
+        named.Collect(instruction, &names);
         for (int64_t v : names) {
           first[v] = std::min(first[v], time);
           last[v] = std::max(last[v], time);
-          if (planned_of[v] != kNotPlanned)
-            planned_names.push_back(planned_of[v]);
         }
-        // Same-place tensors one instruction names share storage; sorted
-        // by place so that a long tensor list costs k log k, not k^2.
-        std::sort(
-            planned_names.begin(), planned_names.end(),
-            [&](size_t a, size_t b) {
-              return std::make_pair(tensors[a].memory_id, tensors[a].offset) <
-                     std::make_pair(tensors[b].memory_id, tensors[b].offset);
-            });
-        for (size_t i = 1; i < planned_names.size(); ++i) {
-          size_t a = planned_names[i - 1], b = planned_names[i];
-          if (a != b && same_place(a, b)) storage.Union(a, b);
-        }
-        if (instruction->instr_args_type() ==
-            fb::InstructionArguments::MoveCall) {
-          const auto* move = instruction->instr_args_as_MoveCall();
-          int64_t to = move ? move->move_to() : -1;
-          if (to >= 0 && static_cast<uint64_t>(to) < num_values &&
-              planned_of[to] != kNotPlanned) {
-            moved_into[planned_of[to]] = true;
+        switch (instruction.instr_args_type()) {
+        case fb::InstructionArguments::KernelCall: {
+          const auto *call = instruction.instr_args_as_KernelCall();
+          const AliasRule rule =
+              operator_rules[static_cast<size_t>(call->op_index())];
+          const auto *args = call->args();
+          if (rule == AliasRule::kNone || args == nullptr || args->size() < 2) {
+            break;
           }
+          int64_t base = -1;
+          for (int32_t arg : *args) {
+            if (is_tensor(arg)) {
+              base = arg;
+              break;
+            }
+          }
+          const int64_t out = args->Get(args->size() - 1);
+          if (base < 0 || out == base)
+            break;
+          const fb::EValue *out_value =
+              method.values()->Get(static_cast<uint32_t>(out));
+          if (const auto *list = out_value->val_as_TensorList()) {
+            if (list->items() != nullptr) {
+              for (int32_t item : *list->items())
+                relate(item, base, rule);
+            }
+          } else if (is_tensor(out)) {
+            relate(out, base, rule);
+          }
+          break;
         }
-        ++time;
+        case fb::InstructionArguments::MoveCall: {
+          // Moving a value makes the destination name the source's
+          // storage; one storage only where the planner put both there.
+          const auto *move = instruction.instr_args_as_MoveCall();
+          const int64_t from = move->move_from(), to = move->move_to();
+          if (planned_of[from] != kNotPlanned &&
+              planned_of[to] != kNotPlanned &&
+              tensors[planned_of[from]].memory_id ==
+                  tensors[planned_of[to]].memory_id &&
+              tensors[planned_of[from]].offset ==
+                  tensors[planned_of[to]].offset) {
+            relate(to, from, AliasRule::kView);
+          }
+          break;
+        }
+        case fb::InstructionArguments::JumpFalseCall: {
+          const auto *jump = instruction.instr_args_as_JumpFalseCall();
+          const TimeValue destination =
+              chain_start + jump->destination_instruction();
+          if (destination <= time)
+            loop_spans.emplace_back(destination, time);
+          break;
+        }
+        default:
+          break;
+        }
       }
     }
   }
   const TimeValue end_time = std::max<TimeValue>(time - 1, 0);
   plan.end_time = end_time;
+  const Loops loops(std::move(loop_spans), time);
 
   std::vector<bool> is_input(num_values, false), is_output(num_values, false);
   names.clear();
   named.AddList(method.inputs(), &names);
-  for (int64_t v : names) is_input[v] = true;
+  for (int64_t v : names)
+    is_input[v] = true;
   names.clear();
   named.AddList(method.outputs(), &names);
-  for (int64_t v : names) is_output[v] = true;
+  for (int64_t v : names)
+    is_output[v] = true;
 
-  for (const PlannedTensor& t : tensors) {
+  plan.allocations.reserve(tensors.size());
+  for (const PlannedTensor &t : tensors) {
     const uint32_t v = t.value_index;
     Allocation a;
     a.id = ProgramAllocationId(v);
     a.mem_id = t.memory_id;
-    if (t.offset > static_cast<uint64_t>(INT64_MAX) ||
-        t.nbytes > static_cast<uint64_t>(INT64_MAX)) {
-      return Error(ErrorCode::kInvalidProgram,
-                   "values[" + std::to_string(v) + "].tensor: offset " +
-                       std::to_string(t.offset) + " or nbytes " +
-                       std::to_string(t.nbytes) + " is not below 2^63");
-    }
+    // Unsigned in the file; one at or above 2^63 reads negative and is
+    // reported as out of bounds.
     a.offset = static_cast<Offset>(t.offset);
     a.size = static_cast<Offset>(t.nbytes);
     a.device = t.device;
-    const fb::Tensor* tensor = method.values()->Get(v)->val_as_Tensor();
+    const fb::Tensor *tensor = method.values()->Get(v)->val_as_Tensor();
     a.alignment = std::max<Offset>(
         static_cast<Offset>(ScalarTypeSize(tensor->scalar_type())),
         options.min_alignment);
+    if (const auto *extra = tensor->extra_tensor_info()) {
+      if (extra->fully_qualified_name() != nullptr &&
+          extra->fully_qualified_name()->size() > 0) {
+        a.shared_name = extra->fully_qualified_name()->str();
+      }
+    }
     const bool named_somewhere = last[v] >= 0;
     if (named_somewhere) {
       a.lifetime = {first[v], last[v]};
+      a.first_named = first[v];
     } else if (is_input[v] || is_output[v]) {
       // An input no instruction reads is needed only as the method starts
       // (an unnamed output only as it ends); the rules below widen these.
@@ -232,38 +362,42 @@ Result<Plan> PlanFromProgram(const Program& program, size_t method_index,
     } else if (is_output[v]) {
       a.kind = AllocationKind::kOutput;
     }
-    if (is_output[v]) a.lifetime.last = end_time;
+    if (is_output[v])
+      a.lifetime.last = end_time;
     if (t.data_buffer_idx > 0) {
       a.kind = AllocationKind::kMutable;
       a.lifetime = {0, end_time};
     }
+    a.lifetime = loops.Widen(a.lifetime);
     plan.allocations.push_back(std::move(a));
   }
 
-  // The base of each storage group: the largest, then the earliest, then
-  // the lowest value index; every other member aliases it.
+  // The base of each storage group: a member no operator made an alias,
+  // then the largest, the earliest, the lowest value index.
   std::unordered_map<size_t, size_t> base_of_group;
+  auto rank = [&](size_t p) {
+    const Allocation &a = plan.allocations[p];
+    return std::make_tuple(aliased_by[p] != AliasRule::kNone, -a.size,
+                           a.lifetime.first, p);
+  };
   for (size_t p = 0; p < tensors.size(); ++p) {
     auto [it, inserted] = base_of_group.emplace(storage.Find(p), p);
-    if (inserted) continue;
-    const Allocation& current = plan.allocations[it->second];
-    const Allocation& candidate = plan.allocations[p];
-    if (std::make_tuple(-candidate.size, candidate.lifetime.first, p) <
-        std::make_tuple(-current.size, current.lifetime.first, it->second)) {
+    if (!inserted && rank(p) < rank(it->second))
       it->second = p;
-    }
   }
   for (size_t p = 0; p < tensors.size(); ++p) {
     size_t base = base_of_group[storage.Find(p)];
-    if (base == p) continue;
-    Allocation& a = plan.allocations[p];
+    if (base == p)
+      continue;
+    Allocation &a = plan.allocations[p];
     a.alias_of = plan.allocations[base].id;
     if (a.kind != AllocationKind::kMutable) {
-      a.kind = moved_into[p] ? AllocationKind::kView : AllocationKind::kInPlace;
+      a.kind = aliased_by[p] == AliasRule::kInPlace ? AllocationKind::kInPlace
+                                                    : AllocationKind::kView;
     }
   }
   return plan;
 }
 
-}  // namespace properties
-}  // namespace memplan
+} // namespace properties
+} // namespace memplan

@@ -1,26 +1,33 @@
-// Plans from serialized ET12 programs, read through the hardened loader
-// (runtime/program.h): one plan per method (execution plan).
+// Plans from serialized ET12 programs: one plan per method (execution
+// plan). Works on a Program from Program::Read (structure checked, plan
+// not), so every plan fault the loader would refuse reaches the oracle and
+// is named by its code; Program::Load's programs work the same.
 //
 // Lifetimes are re-derived from the instruction chains, not trusted: the
 // instructions of all chains are numbered 0..N-1 in order, and a tensor
 // lives from the first to the last instruction naming it (KernelCall and
-// DelegateCall args, MoveCall from/to, FreeCall; TensorList and
-// OptionalTensorList items expanded). Method inputs start at 0, method
-// outputs and mutable state (planned tensors with initial data) last until
-// N-1. A planned tensor that nothing names is taken as live throughout:
-// the oracle cannot prove it dead.
+// DelegateCall args, MoveCall from/to, FreeCall, JumpFalseCall's condition;
+// TensorList and OptionalTensorList items expanded), widened over every
+// loop it is live across (control_flow.h). Method inputs start at 0,
+// method outputs and mutable state (planned tensors with initial data)
+// last until N-1. A planned tensor that nothing names is taken as live
+// throughout: the oracle cannot prove it dead.
 //
-// Aliases: two planned tensors at the same (memory_id, offset) are one
-// storage when a MoveCall moves one into the other (the moved-to one is a
-// view) or one instruction names both (in-place output or view kernel).
-// The largest of such a group is the base (ties: earliest, then lowest
-// value index); the others are alias_of it. Same-offset tensors that no
-// instruction relates stay separate, so a planner that stacks them while
-// both are live is caught by the overlap check.
+// Aliases come from semantics only (alias_ops.h):
+// - a KernelCall of a view operator or an in-place ATen operator: its
+//   output (the last argument, or that list's items) is an alias of its
+//   first tensor argument, wherever the planner put it (elsewhere is an
+//   `alias` violation);
+// - a MoveCall whose two tensors the planner put at the same place: the
+//   moved-to one is a view of the moved-from one;
+// - an out argument that is the very value of an input is one allocation.
+// Any other pair at the same place is two allocations, so one instruction
+// writing its output over its own live input is an `overlap`.
 #pragma once
 
 #include <cstddef>
 #include <string>
+#include <vector>
 
 #include "properties/plan.h"
 #include "runtime/core/result.h"
@@ -32,13 +39,15 @@ namespace properties {
 struct ProgramPlanOptions {
   // Alignment asked of every tensor, on top of its scalar type's size.
   Offset min_alignment = 1;
+  // A backend's own view operators, on top of KnownViewOps().
+  std::vector<std::string> alias_ops;
 };
 
-Result<Plan> PlanFromProgram(const Program& program, size_t method_index,
-                             const ProgramPlanOptions& options = {});
+Result<Plan> PlanFromProgram(const Program &program, size_t method_index,
+                             const ProgramPlanOptions &options = {});
 
 // Allocation ids are "v<value index>", e.g. "v12".
 std::string ProgramAllocationId(uint32_t value_index);
 
-}  // namespace properties
-}  // namespace memplan
+} // namespace properties
+} // namespace memplan

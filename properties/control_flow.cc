@@ -1,0 +1,137 @@
+#include "properties/control_flow.h"
+
+#include <algorithm>
+
+namespace memplan {
+namespace properties {
+
+Loops::Loops(std::vector<std::pair<TimeValue, TimeValue>> spans,
+             TimeValue positions) {
+  if (spans.empty() || positions <= 0)
+    return;
+  // Outer loops first: by head, then the longest.
+  std::sort(spans.begin(), spans.end(), [](const auto &x, const auto &y) {
+    return x.first != y.first ? x.first < y.first : x.second > y.second;
+  });
+  // Make the family laminar: a loop that starts inside the open one and
+  // ends past it crosses it; the two become one loop over both. The stack
+  // holds the open loops, outermost first.
+  std::vector<std::pair<TimeValue, TimeValue>> stack, laminar;
+  auto close_until = [&](TimeValue position) {
+    while (!stack.empty() && stack.back().second < position) {
+      laminar.push_back(stack.back());
+      stack.pop_back();
+    }
+  };
+  for (const auto &span : spans) {
+    close_until(span.first);
+    std::pair<TimeValue, TimeValue> loop = span;
+    while (!stack.empty() && loop.second > stack.back().second) {
+      loop.first = std::min(loop.first, stack.back().first);
+      stack.pop_back();
+    }
+    if (!stack.empty() && stack.back() == loop)
+      continue; // Duplicate.
+    stack.push_back(loop);
+  }
+  close_until(positions + 1);
+  // Merging can leave the same span twice (and nested ones inside it).
+  std::sort(laminar.begin(), laminar.end(), [](const auto &x, const auto &y) {
+    return x.first != y.first ? x.first < y.first : x.second > y.second;
+  });
+  laminar.erase(std::unique(laminar.begin(), laminar.end()), laminar.end());
+
+  // Depths, parents and each position's innermost loop in one sweep.
+  const size_t n = laminar.size();
+  loops_.reserve(n);
+  std::vector<int32_t> parent(n, -1);
+  innermost_.assign(static_cast<size_t>(positions), -1);
+  std::vector<int32_t> open;
+  TimeValue next_position = 0;
+  auto fill_until = [&](TimeValue end) { // Positions < end.
+    for (; next_position < end && next_position < positions; ++next_position) {
+      while (!open.empty() && loops_[open.back()].tail < next_position) {
+        open.pop_back();
+      }
+      innermost_[next_position] = open.empty() ? -1 : open.back();
+    }
+  };
+  for (size_t i = 0; i < n; ++i) {
+    fill_until(laminar[i].first);
+    while (!open.empty() && loops_[open.back()].tail < laminar[i].first) {
+      open.pop_back();
+    }
+    const int32_t id = static_cast<int32_t>(i);
+    parent[i] = open.empty() ? -1 : open.back();
+    loops_.push_back({laminar[i].first, laminar[i].second,
+                      open.empty() ? 0 : loops_[open.back()].depth + 1});
+    open.push_back(id);
+  }
+  fill_until(positions);
+
+  int32_t max_depth = 0;
+  for (const Loop &loop : loops_)
+    max_depth = std::max(max_depth, loop.depth);
+  up_.push_back(parent);
+  for (int32_t reach = 2; reach <= max_depth; reach *= 2) {
+    const std::vector<int32_t> &half = up_.back();
+    std::vector<int32_t> full(n, -1);
+    for (size_t i = 0; i < n; ++i) {
+      full[i] = half[i] < 0 ? -1 : half[half[i]];
+    }
+    up_.push_back(std::move(full));
+  }
+}
+
+int32_t Loops::AncestorAt(int32_t node, int32_t depth) const {
+  int32_t steps = loops_[node].depth - depth;
+  for (size_t k = 0; steps > 0 && node >= 0; ++k, steps >>= 1) {
+    if (steps & 1)
+      node = up_[k][node];
+  }
+  return node;
+}
+
+Lifetime Loops::Widen(Lifetime lifetime) const {
+  if (loops_.empty() || lifetime.first > lifetime.last)
+    return lifetime;
+  auto innermost = [&](TimeValue p) -> int32_t {
+    if (p < 0 || static_cast<uint64_t>(p) >= innermost_.size())
+      return -1;
+    return innermost_[static_cast<size_t>(p)];
+  };
+  const int32_t x = innermost(lifetime.first);
+  const int32_t y = innermost(lifetime.last);
+  // The innermost loop holding both ends (-1: none); every loop below it
+  // on either end's path is half covered and is taken whole.
+  int32_t a = x, b = y;
+  if (a >= 0 && b >= 0) {
+    int32_t depth = std::min(loops_[a].depth, loops_[b].depth);
+    a = AncestorAt(a, depth);
+    b = AncestorAt(b, depth);
+    if (a != b) {
+      for (int32_t k = static_cast<int32_t>(up_.size()) - 1; k >= 0; --k) {
+        if (up_[k][a] != up_[k][b]) {
+          a = up_[k][a];
+          b = up_[k][b];
+        }
+      }
+      a = up_[0][a];
+    }
+  } else {
+    a = -1;
+  }
+  const int32_t common = a;
+  const int32_t below = common < 0 ? 0 : loops_[common].depth + 1;
+  if (x >= 0 && x != common) {
+    lifetime.first =
+        std::min(lifetime.first, loops_[AncestorAt(x, below)].head);
+  }
+  if (y >= 0 && y != common) {
+    lifetime.last = std::max(lifetime.last, loops_[AncestorAt(y, below)].tail);
+  }
+  return lifetime;
+}
+
+} // namespace properties
+} // namespace memplan

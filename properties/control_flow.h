@@ -1,0 +1,57 @@
+// Loops of a program's instruction graph, and the lifetime rule they impose.
+//
+// A JumpFalseCall at position t whose destination h is at or before it is a
+// loop over [h, t]; forward jumps are branches. Positions number the
+// instructions of all chains in order, so a branch's two arms lie one after
+// the other and the linear lifetime [first, last] already covers every path
+// through them (a value defined before a branch and read after it spans
+// both arms). Loops are what the linear order hides: a value that is live
+// at a loop's head or read in its body and also named outside it is needed
+// again in the next iteration, so it lives through the whole loop.
+//
+// Rule: a lifetime that overlaps a loop without lying inside it grows to
+// cover the loop, until no loop is left half covered. Worked example, loop
+// [2,5] (jump at 5 back to 2):
+//   w named at 0 and 3 -> [0,3] overlaps [2,5], not inside: becomes [0,5];
+//   t named at 3 and 4 -> [3,4] lies inside one iteration: stays [3,4];
+//   o named at 4 and 7 -> [4,7] leaves the loop: becomes [2,7].
+// Loops that cross without nesting (never emitted by ExecuTorch, possible in
+// a hostile file) are merged into one loop over both, which only widens.
+#pragma once
+
+#include <cstdint>
+#include <utility>
+#include <vector>
+
+#include "properties/plan.h"
+
+namespace memplan {
+namespace properties {
+
+class Loops {
+public:
+  // `spans`: [head, tail] of each backward jump; `positions`: instruction
+  // count (every head and tail lies in [0, positions)).
+  Loops(std::vector<std::pair<TimeValue, TimeValue>> spans,
+        TimeValue positions);
+
+  bool empty() const { return loops_.empty(); }
+  size_t size() const { return loops_.size(); }
+  // The lifetime grown by the rule above; O(log loops).
+  Lifetime Widen(Lifetime lifetime) const;
+
+private:
+  struct Loop {
+    TimeValue head, tail;
+    int32_t depth;
+  };
+  // The ancestor of loop `node` at `depth` (<= its own depth).
+  int32_t AncestorAt(int32_t node, int32_t depth) const;
+
+  std::vector<Loop> loops_;              // Laminar: nested or disjoint.
+  std::vector<std::vector<int32_t>> up_; // up_[k][i]: 2^k-th ancestor, -1.
+  std::vector<int32_t> innermost_;       // Per position; -1 outside loops.
+};
+
+} // namespace properties
+} // namespace memplan
