@@ -14,18 +14,17 @@
 #include "properties/csv_plan.h"
 #include "properties/json.h"
 #include "properties/json_plan.h"
-#include "properties/program_plan.h"
+#include "properties/program_plans.h"
 #include "properties/report.h"
-#include "runtime/bundled_program.h"
-#include "runtime/program.h"
 #include "tools/commands.h"
 
 namespace memplan {
 namespace cli {
 namespace {
 
-constexpr const char* kUsage =
+constexpr const char *kUsage =
     "usage: memplan verify FILE [--json] [--align N] [--method NAME]\n"
+    "                      [--alias-op NAME]...\n"
     "  FILE      a program (.pte), a MiniMalloc CSV with an offset column\n"
     "            (.csv) or a memplan JSON plan (.json, see\n"
     "            properties/PLAN_FORMAT.md)\n"
@@ -33,6 +32,9 @@ constexpr const char* kUsage =
     "  --align N every offset must be a multiple of N (a power of two),\n"
     "            on top of each tensor's element size\n"
     "  --method  verify only this method of a program (default: all)\n"
+    "  --alias-op NAME  an operator of your backend whose output is a view\n"
+    "            of its first tensor argument (repeatable), on top of\n"
+    "            ExecuTorch's and PyTorch's view ops (properties/README.md)\n"
     "exit code: 0 valid, 1 violations, 2 unreadable input or usage\n";
 
 struct VerifyArgs {
@@ -40,81 +42,55 @@ struct VerifyArgs {
   bool json = false;
   properties::Offset align = 1;
   std::string method;
+  std::vector<std::string> alias_ops;
 };
 
-int UsageError(const std::string& message) {
+int UsageError(const std::string &message) {
   std::fprintf(stderr, "memplan verify: %s\n%s", message.c_str(), kUsage);
   return 2;
 }
 
-bool EndsWith(const std::string& s, const std::string& suffix) {
+bool EndsWith(const std::string &s, const std::string &suffix) {
   return s.size() >= suffix.size() &&
          s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
-// One named plan of the input: a program gives one per method.
-struct NamedPlan {
-  std::string name;
-  properties::Plan plan;
-};
-
-Result<std::vector<NamedPlan>> ReadPlans(const VerifyArgs& args,
-                                         const std::string& bytes) {
-  std::vector<NamedPlan> plans;
+Result<std::vector<properties::MethodPlan>>
+ReadPlans(const VerifyArgs &args, const std::string &bytes) {
+  std::vector<properties::MethodPlan> plans;
   if (EndsWith(args.file, ".csv")) {
     properties::CsvPlanOptions options;
     options.alignment = args.align;
     Result<properties::Plan> plan = properties::PlanFromCsv(bytes, options);
-    if (!plan.ok()) return plan.error();
+    if (!plan.ok())
+      return plan.error();
     plans.push_back({args.file, std::move(*plan)});
     return plans;
   }
   if (EndsWith(args.file, ".json")) {
     Result<properties::Plan> plan = properties::PlanFromJson(bytes);
-    if (!plan.ok()) return plan.error();
+    if (!plan.ok())
+      return plan.error();
     // --align raises every allocation's alignment, as for the other inputs.
-    for (properties::Allocation& a : plan->allocations) {
+    for (properties::Allocation &a : plan->allocations) {
       a.alignment = std::max(a.alignment, args.align);
     }
     plans.push_back({args.file, std::move(*plan)});
     return plans;
   }
-  const auto* data = reinterpret_cast<const uint8_t*>(bytes.data());
-  size_t size = bytes.size();
-  // A bundled program (.bpte) wraps the program we judge; copy it out so
-  // the flatbuffer starts 8-byte aligned, as Program::Load requires.
-  std::vector<uint8_t> unwrapped;
-  if (IsBundledProgram(data, size)) {
-    Result<std::pair<const uint8_t*, size_t>> inner =
-        ExtractBundledProgram(data, size);
-    if (!inner.ok()) return inner.error();
-    unwrapped.assign(inner->first, inner->first + inner->second);
-    data = unwrapped.data();
-    size = unwrapped.size();
-  }
-  Result<Program> program = Program::Load(data, size);
-  if (!program.ok()) return program.error();
   properties::ProgramPlanOptions options;
   options.min_alignment = args.align;
-  bool found = false;
-  for (size_t m = 0; m < program->num_methods(); ++m) {
-    std::string name = program->method_name(m);
-    if (!args.method.empty() && name != args.method) continue;
-    found = true;
-    Result<properties::Plan> plan =
-        properties::PlanFromProgram(*program, m, options);
-    if (!plan.ok()) return plan.error();
-    plans.push_back({name, std::move(*plan)});
-  }
-  if (!found && !args.method.empty()) {
-    return Error(ErrorCode::kNotFound, "no method named '" + args.method + "'");
-  }
-  return plans;
+  options.alias_ops = args.alias_ops;
+  Result<std::vector<properties::MethodPlan>> methods =
+      properties::ReadProgramPlans(
+          reinterpret_cast<const uint8_t *>(bytes.data()), bytes.size(),
+          options, args.method);
+  return methods;
 }
 
-}  // namespace
+} // namespace
 
-int RunVerify(int argc, char** argv) {
+int RunVerify(int argc, char **argv) {
   VerifyArgs args;
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
@@ -123,11 +99,16 @@ int RunVerify(int argc, char** argv) {
       return 0;
     } else if (arg == "--json") {
       args.json = true;
-    } else if (arg == "--align" || arg == "--method") {
-      if (i + 1 >= argc) return UsageError(arg + " needs a value");
+    } else if (arg == "--align" || arg == "--method" || arg == "--alias-op") {
+      if (i + 1 >= argc)
+        return UsageError(arg + " needs a value");
       std::string value = argv[++i];
       if (arg == "--method") {
         args.method = value;
+        continue;
+      }
+      if (arg == "--alias-op") {
+        args.alias_ops.push_back(value);
         continue;
       }
       auto [end, ec] = std::from_chars(value.data(),
@@ -144,7 +125,8 @@ int RunVerify(int argc, char** argv) {
       return UsageError("more than one FILE");
     }
   }
-  if (args.file.empty()) return UsageError("no FILE");
+  if (args.file.empty())
+    return UsageError("no FILE");
 
   std::ifstream in(args.file, std::ios::binary);
   if (!in) {
@@ -153,23 +135,27 @@ int RunVerify(int argc, char** argv) {
   }
   std::string bytes{std::istreambuf_iterator<char>(in),
                     std::istreambuf_iterator<char>()};
-  Result<std::vector<NamedPlan>> plans = ReadPlans(args, bytes);
+  Result<std::vector<properties::MethodPlan>> plans = ReadPlans(args, bytes);
   if (!plans.ok()) {
     std::fprintf(stderr, "memplan verify: %s: %s\n", args.file.c_str(),
                  plans.error().ToString().c_str());
     return 2;
   }
 
+  const std::vector<properties::MethodPlan> &methods = *plans;
+  // Methods of one program are judged together (shared state).
+  std::vector<properties::Report> reports = properties::CheckMethods(methods);
   bool valid = true;
   std::string out;
   if (args.json)
     out = "{\"file\":" + properties::JsonQuote(args.file) + ",\"plans\":[";
-  for (size_t p = 0; p < plans->size(); ++p) {
-    const NamedPlan& named = (*plans)[p];
-    properties::Report report = properties::Check(named.plan);
+  for (size_t p = 0; p < methods.size(); ++p) {
+    const properties::MethodPlan &named = methods[p];
+    const properties::Report &report = reports[p];
     valid = valid && report.ok();
     if (args.json) {
-      if (p > 0) out += ",";
+      if (p > 0)
+        out += ",";
       out +=
           "{\"name\":" + properties::JsonQuote(named.name) +
           ",\"allocations\":" + std::to_string(named.plan.allocations.size()) +
@@ -180,10 +166,11 @@ int RunVerify(int argc, char** argv) {
              " buffer(s)\n" + properties::FormatText(report);
     }
   }
-  if (args.json) out += "]}\n";
+  if (args.json)
+    out += "]}\n";
   std::fputs(out.c_str(), stdout);
   return valid ? 0 : 1;
 }
 
-}  // namespace cli
-}  // namespace memplan
+} // namespace cli
+} // namespace memplan
