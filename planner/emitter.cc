@@ -15,18 +15,18 @@ namespace fb = executorch_flatbuffer;
 
 fb::TensorShapeDynamism ToSchema(Dynamism dynamism) {
   switch (dynamism) {
-  case Dynamism::kStatic:
-    return fb::TensorShapeDynamism::STATIC;
-  case Dynamism::kDynamicBound:
-    return fb::TensorShapeDynamism::DYNAMIC_BOUND;
-  case Dynamism::kDynamicUnbound:
-    return fb::TensorShapeDynamism::DYNAMIC_UNBOUND;
+    case Dynamism::kStatic:
+      return fb::TensorShapeDynamism::STATIC;
+    case Dynamism::kDynamicBound:
+      return fb::TensorShapeDynamism::DYNAMIC_BOUND;
+    case Dynamism::kDynamicUnbound:
+      return fb::TensorShapeDynamism::DYNAMIC_UNBOUND;
   }
   return fb::TensorShapeDynamism::STATIC;
 }
 
-Result<std::unique_ptr<fb::EValueT>>
-MakeTensorValue(const TensorSpec &spec, const TensorAllocation &allocation) {
+Result<std::unique_ptr<fb::EValueT>> MakeTensorValue(
+    const TensorSpec& spec, const TensorAllocation& allocation) {
   fb::TensorT tensor;
   tensor.scalar_type = spec.dtype;
   if (spec.shape.size() > std::numeric_limits<uint8_t>::max()) {
@@ -65,7 +65,7 @@ MakeTensorValue(const TensorSpec &spec, const TensorAllocation &allocation) {
   return value;
 }
 
-std::vector<int32_t> ValuesOfKind(const Graph &graph, SpecKind kind) {
+std::vector<int32_t> ValuesOfKind(const Graph& graph, SpecKind kind) {
   std::vector<int32_t> ids;
   for (size_t i = 0; i < graph.tensors().size(); ++i) {
     if (graph.tensors()[i].kind() == kind)
@@ -74,24 +74,23 @@ std::vector<int32_t> ValuesOfKind(const Graph &graph, SpecKind kind) {
   return ids;
 }
 
-} // namespace
+}  // namespace
 
-std::vector<TimeValue> KernelPositions(const Graph &graph) {
+std::vector<TimeValue> KernelPositions(const Graph& graph) {
   std::vector<TimeValue> positions;
   positions.reserve(graph.nodes().size());
   TimeValue next = 0;
-  for (const Node &node : graph.nodes()) {
+  for (const Node& node : graph.nodes()) {
     for (ValueId out : node.outputs) {
-      if (graph.tensors()[out].base())
-        ++next;
+      if (graph.tensors()[out].base()) ++next;
     }
     positions.push_back(next++);
   }
   return positions;
 }
 
-Result<std::vector<uint8_t>> EmitProgram(const Graph &graph,
-                                         const PlanResult &plan) {
+Result<std::vector<uint8_t>> EmitProgram(const Graph& graph,
+                                         const PlanResult& plan) {
   if (plan.tensors.size() != graph.tensors().size()) {
     return Error(ErrorCode::kInvalidArgument,
                  "plan has " + std::to_string(plan.tensors.size()) +
@@ -101,7 +100,7 @@ Result<std::vector<uint8_t>> EmitProgram(const Graph &graph,
   auto method = std::make_unique<fb::ExecutionPlanT>();
   method->name = graph.name().empty() ? "forward" : graph.name();
   for (size_t i = 0; i < graph.tensors().size(); ++i) {
-    const TensorAllocation &allocation = plan.tensors[i];
+    const TensorAllocation& allocation = plan.tensors[i];
     if (allocation.name != graph.tensors()[i].name) {
       return Error(ErrorCode::kInvalidArgument,
                    "plan tensors[" + std::to_string(i) + "] is '" +
@@ -117,8 +116,7 @@ Result<std::vector<uint8_t>> EmitProgram(const Graph &graph,
     }
     Result<std::unique_ptr<fb::EValueT>> value =
         MakeTensorValue(graph.tensors()[i], allocation);
-    if (!value.ok())
-      return value.error();
+    if (!value.ok()) return value.error();
     method->values.push_back(std::move(*value));
   }
   method->inputs = ValuesOfKind(graph, SpecKind::kInput);
@@ -128,26 +126,24 @@ Result<std::vector<uint8_t>> EmitProgram(const Graph &graph,
   auto chain = std::make_unique<fb::ChainT>();
   chain->inputs = method->inputs;
   chain->outputs = method->outputs;
-  auto operator_index = [&](const std::string &name) {
+  auto operator_index = [&](const std::string& name) {
     auto [it, inserted] =
         op_index.emplace(name, static_cast<int32_t>(method->operators.size()));
     if (inserted) {
       auto op = std::make_unique<fb::OperatorT>();
       size_t dot = name.find('.');
       op->name = name.substr(0, dot);
-      if (dot != std::string::npos)
-        op->overload = name.substr(dot + 1);
+      if (dot != std::string::npos) op->overload = name.substr(dot + 1);
       method->operators.push_back(std::move(op));
     }
     return it->second;
   };
-  for (const Node &node : graph.nodes()) {
+  for (const Node& node : graph.nodes()) {
     // Each alias the node defines is declared first, as ExecuTorch does
     // for memory.view: et_view(base, alias) says the two share storage.
     for (ValueId out : node.outputs) {
       std::optional<ValueId> base = graph.tensors()[out].base();
-      if (!base)
-        continue;
+      if (!base) continue;
       fb::KernelCallT view;
       view.op_index = operator_index(kViewOperator);
       view.args = {static_cast<int32_t>(*base), static_cast<int32_t>(out)};
@@ -157,7 +153,7 @@ Result<std::vector<uint8_t>> EmitProgram(const Graph &graph,
     }
     fb::KernelCallT call;
     call.op_index = operator_index(node.op);
-    for (const auto *ids : {&node.inputs, &node.outputs, &node.scratch}) {
+    for (const auto* ids : {&node.inputs, &node.outputs, &node.scratch}) {
       call.args.insert(call.args.end(), ids->begin(), ids->end());
     }
     auto instruction = std::make_unique<fb::InstructionT>();
@@ -168,7 +164,7 @@ Result<std::vector<uint8_t>> EmitProgram(const Graph &graph,
 
   method->non_const_buffer_sizes.push_back(0);
   for (size_t b = 0; b < plan.buffers.size(); ++b) {
-    const BufferInfo &buffer = plan.buffers[b];
+    const BufferInfo& buffer = plan.buffers[b];
     if (buffer.size >
         static_cast<uint64_t>(std::numeric_limits<int64_t>::max())) {
       return Error(ErrorCode::kInvalidArgument,
@@ -194,8 +190,8 @@ Result<std::vector<uint8_t>> EmitProgram(const Graph &graph,
                               builder.GetBufferPointer() + builder.GetSize());
 }
 
-Error WriteFile(const std::string &path, const std::vector<uint8_t> &bytes) {
-  std::FILE *file = std::fopen(path.c_str(), "wb");
+Error WriteFile(const std::string& path, const std::vector<uint8_t>& bytes) {
+  std::FILE* file = std::fopen(path.c_str(), "wb");
   if (file == nullptr) {
     return Error(ErrorCode::kIo, "cannot open '" + path + "' for writing");
   }
@@ -209,5 +205,5 @@ Error WriteFile(const std::string &path, const std::vector<uint8_t> &bytes) {
   return Error::Ok();
 }
 
-} // namespace planner
-} // namespace memplan
+}  // namespace planner
+}  // namespace memplan

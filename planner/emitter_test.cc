@@ -3,14 +3,14 @@
 #include <map>
 #include <string>
 
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
 #include "planner/graph_format.h"
 #include "planner/lifetimes.h"
 #include "planner/memory_planner.h"
 #include "planner/plan_test_util.h"
 #include "runtime/program.h"
 #include "schema/program_generated.h"
-#include "gmock/gmock.h"
-#include "gtest/gtest.h"
 
 namespace memplan {
 namespace planner {
@@ -39,20 +39,18 @@ node add aten::add.Tensor in=c,x out=y
 struct Emitted {
   PlanResult plan;
   std::vector<uint8_t> bytes;
-  std::unique_ptr<fb::ProgramT> program; // Unpacked after verification.
+  std::unique_ptr<fb::ProgramT> program;  // Unpacked after verification.
 };
 
-Emitted PlanAndEmit(const Graph &graph, PlanOptions options = {}) {
+Emitted PlanAndEmit(const Graph& graph, PlanOptions options = {}) {
   Emitted out;
   Result<PlanResult> plan = PlanGraph(graph, options);
   EXPECT_TRUE(plan.ok()) << plan.error().ToString();
-  if (!plan.ok())
-    return out;
+  if (!plan.ok()) return out;
   out.plan = *plan;
   Result<std::vector<uint8_t>> bytes = EmitProgram(graph, out.plan);
   EXPECT_TRUE(bytes.ok()) << bytes.error().ToString();
-  if (!bytes.ok())
-    return out;
+  if (!bytes.ok()) return out;
   out.bytes = *bytes;
   flatbuffers::Verifier verifier(out.bytes.data(), out.bytes.size());
   EXPECT_TRUE(fb::VerifyProgramBuffer(verifier));
@@ -67,17 +65,17 @@ TEST(EmitterTest, WritesOneExecutionPlanMatchingThePlan) {
   EXPECT_TRUE(fb::ProgramBufferHasIdentifier(e.bytes.data()));
   EXPECT_THAT(e.program->segments, IsEmpty());
   ASSERT_EQ(e.program->execution_plan.size(), 1u);
-  const fb::ExecutionPlanT &method = *e.program->execution_plan[0];
+  const fb::ExecutionPlanT& method = *e.program->execution_plan[0];
   EXPECT_EQ(method.name, "mixed");
   ASSERT_EQ(method.values.size(), graph.tensors().size());
   EXPECT_THAT(method.inputs, ElementsAre(*graph.Find("x")));
   EXPECT_THAT(method.outputs, ElementsAre(*graph.Find("y")));
 
   for (size_t i = 0; i < method.values.size(); ++i) {
-    const fb::TensorT *tensor = method.values[i]->val.AsTensor();
+    const fb::TensorT* tensor = method.values[i]->val.AsTensor();
     ASSERT_NE(tensor, nullptr) << i;
-    const TensorSpec &spec = graph.tensors()[i];
-    const TensorAllocation &allocation = e.plan.tensors[i];
+    const TensorSpec& spec = graph.tensors()[i];
+    const TensorAllocation& allocation = e.plan.tensors[i];
     EXPECT_EQ(tensor->scalar_type, spec.dtype) << spec.name;
     ASSERT_EQ(tensor->sizes.size(), spec.shape.size());
     for (size_t d = 0; d < spec.shape.size(); ++d) {
@@ -121,22 +119,22 @@ TEST(EmitterTest, ChainNamesEveryValueANodeTouches) {
   Graph graph = MustParse(kMixed);
   Emitted e = PlanAndEmit(graph);
   ASSERT_NE(e.program, nullptr);
-  const fb::ExecutionPlanT &method = *e.program->execution_plan[0];
+  const fb::ExecutionPlanT& method = *e.program->execution_plan[0];
   ASSERT_EQ(method.chains.size(), 1u);
-  const fb::ChainT &chain = *method.chains[0];
+  const fb::ChainT& chain = *method.chains[0];
   // One KernelCall per node, each alias declared by et_view just before
   // the node that defines it: hv (view_of=h) before node v.
   const std::vector<TimeValue> kernel = KernelPositions(graph);
   EXPECT_THAT(kernel, ElementsAre(0, 2, 3, 4));
   ASSERT_EQ(chain.instructions.size(), 5u);
   std::vector<std::string> op_names;
-  for (const auto &op : method.operators) {
+  for (const auto& op : method.operators) {
     op_names.push_back(op->name +
                        (op->overload.empty() ? "" : "." + op->overload));
   }
   EXPECT_THAT(op_names, ElementsAre("aten::mm.out", kViewOperator, "aten::view",
                                     "aten::_to_copy.out", "aten::add.Tensor"));
-  const fb::KernelCallT *view =
+  const fb::KernelCallT* view =
       chain.instructions[1]->instr_args.AsKernelCall();
   ASSERT_NE(view, nullptr);
   EXPECT_EQ(op_names[view->op_index], kViewOperator);
@@ -147,28 +145,26 @@ TEST(EmitterTest, ChainNamesEveryValueANodeTouches) {
   // (roots also cover their aliases).
   std::map<int32_t, std::pair<int, int>> derived;
   for (size_t pos = 0; pos < chain.instructions.size(); ++pos) {
-    const fb::KernelCallT *call =
+    const fb::KernelCallT* call =
         chain.instructions[pos]->instr_args.AsKernelCall();
     ASSERT_NE(call, nullptr);
     for (int32_t arg : call->args) {
       auto [it, inserted] = derived.emplace(arg, std::make_pair(pos, pos));
-      if (!inserted)
-        it->second.second = static_cast<int>(pos);
+      if (!inserted) it->second.second = static_cast<int>(pos);
     }
   }
   for (size_t n = 0; n < graph.nodes().size(); ++n) {
-    const fb::KernelCallT *call =
+    const fb::KernelCallT* call =
         chain.instructions[kernel[n]]->instr_args.AsKernelCall();
     EXPECT_EQ(op_names[call->op_index], graph.nodes()[n].op);
   }
-  for (int32_t in : method.inputs)
-    derived[in].first = 0;
+  for (int32_t in : method.inputs) derived[in].first = 0;
   for (int32_t out : method.outputs) {
     derived[out].second = static_cast<int>(chain.instructions.size()) - 1;
   }
-  EXPECT_EQ(derived[*graph.Find("hv")].first, 1); // Its et_view.
-  for (const char *name : {"x", "c", "y"}) {
-    const TensorAllocation &t = Find(e.plan, name);
+  EXPECT_EQ(derived[*graph.Find("hv")].first, 1);  // Its et_view.
+  for (const char* name : {"x", "c", "y"}) {
+    const TensorAllocation& t = Find(e.plan, name);
     EXPECT_EQ(derived[t.value_id].first, t.first == 0 ? 0 : kernel[t.first])
         << name;
     EXPECT_EQ(derived[t.value_id].second, kernel[t.last]) << name;
@@ -181,7 +177,7 @@ TEST(EmitterTest, CpuOnlyProgramHasNoDeviceMap) {
   legacy.device_planning = false;
   Emitted e = PlanAndEmit(graph, legacy);
   ASSERT_NE(e.program, nullptr);
-  const fb::ExecutionPlanT &method = *e.program->execution_plan[0];
+  const fb::ExecutionPlanT& method = *e.program->execution_plan[0];
   EXPECT_THAT(method.non_const_buffer_device, IsEmpty());
   EXPECT_EQ(method.non_const_buffer_sizes.size(), 2u);
   // The raw table lacks the vector entirely, not just an empty one.
@@ -190,7 +186,7 @@ TEST(EmitterTest, CpuOnlyProgramHasNoDeviceMap) {
                 ->Get(0)
                 ->non_const_buffer_device(),
             nullptr);
-  for (const auto &value : method.values) {
+  for (const auto& value : method.values) {
     EXPECT_EQ(value->val.AsTensor()->extra_tensor_info->device_type,
               fb::DeviceType::CPU);
   }
@@ -205,10 +201,10 @@ TEST(EmitterTest, OffsetsAbove4GiBAreSplitLowHigh) {
   options.algorithms = {"naive"};
   Emitted e = PlanAndEmit(graph, options);
   ASSERT_NE(e.program, nullptr);
-  const TensorAllocation &high =
+  const TensorAllocation& high =
       Find(e.plan, "b").offset != 0 ? Find(e.plan, "b") : Find(e.plan, "a");
   ASSERT_EQ(high.offset, uint64_t{1} << 32);
-  const fb::TensorT *tensor =
+  const fb::TensorT* tensor =
       e.program->execution_plan[0]->values[high.value_id]->val.AsTensor();
   EXPECT_EQ(tensor->allocation_info->memory_offset_low, 0u);
   EXPECT_EQ(tensor->allocation_info->memory_offset_high, 1u);
@@ -236,8 +232,8 @@ TEST(EmitterTest, RefusesAPlanOfAnotherGraph) {
 
 // Loads an emitted program with the runtime and checks that MethodMeta
 // reports exactly the planner's buffers and tensor placements.
-void ExpectRuntimeSeesThePlan(const std::vector<uint8_t> &bytes,
-                              const PlanResult &plan) {
+void ExpectRuntimeSeesThePlan(const std::vector<uint8_t>& bytes,
+                              const PlanResult& plan) {
   Result<Program> program = Program::Load(bytes.data(), bytes.size());
   ASSERT_TRUE(program.ok()) << program.error().ToString();
   ASSERT_EQ(program->num_methods(), 1u);
@@ -252,8 +248,8 @@ void ExpectRuntimeSeesThePlan(const std::vector<uint8_t> &bytes,
     EXPECT_EQ(*device, plan.buffers[b].device) << "buffer " << b + 1;
   }
   size_t planned = 0;
-  for (const PlannedTensor &t : meta->planned_tensors()) {
-    const TensorAllocation &expected = plan.tensors.at(t.value_index);
+  for (const PlannedTensor& t : meta->planned_tensors()) {
+    const TensorAllocation& expected = plan.tensors.at(t.value_index);
     ASSERT_TRUE(expected.planned) << expected.name;
     EXPECT_EQ(t.memory_id, expected.mem_id) << expected.name;
     EXPECT_EQ(t.offset, expected.offset) << expected.name;
@@ -262,8 +258,7 @@ void ExpectRuntimeSeesThePlan(const std::vector<uint8_t> &bytes,
     ++planned;
   }
   size_t expected_planned = 0;
-  for (const TensorAllocation &t : plan.tensors)
-    expected_planned += t.planned;
+  for (const TensorAllocation& t : plan.tensors) expected_planned += t.planned;
   EXPECT_EQ(planned, expected_planned);
 }
 
@@ -277,7 +272,7 @@ TEST(EmitterTest, RuntimeLoadsEmittedPrograms) {
   }
 }
 
-class ExampleGraphTest : public ::testing::TestWithParam<const char *> {};
+class ExampleGraphTest : public ::testing::TestWithParam<const char*> {};
 
 TEST_P(ExampleGraphTest, PlansEmitsAndLoads) {
   std::string path = std::string("examples/graphs/") + GetParam() + ".graph";
@@ -290,14 +285,14 @@ TEST_P(ExampleGraphTest, PlansEmitsAndLoads) {
   EXPECT_THAT(testing::PlanViolations(e.plan), IsEmpty());
   EXPECT_EQ(e.program->execution_plan[0]->name, graph->name());
   ExpectRuntimeSeesThePlan(e.bytes, e.plan);
-  for (const BufferInfo &buffer : e.plan.buffers) {
+  for (const BufferInfo& buffer : e.plan.buffers) {
     EXPECT_GE(buffer.size, buffer.lower_bound);
     std::printf("%s: mem_id %u %s %llu bytes (lower bound %llu)\n", GetParam(),
                 buffer.mem_id, buffer.device.ToString().c_str(),
                 static_cast<unsigned long long>(buffer.size),
                 static_cast<unsigned long long>(buffer.lower_bound));
   }
-  for (const AlgorithmStats &stats : e.plan.algorithms) {
+  for (const AlgorithmStats& stats : e.plan.algorithms) {
     std::printf("%s: %s total %llu bytes\n", GetParam(), stats.name.c_str(),
                 static_cast<unsigned long long>(stats.total_bytes));
   }
@@ -321,6 +316,6 @@ TEST(ExampleGraphTest, MultiDeviceExampleUsesThreeDeviceBuffers) {
   EXPECT_EQ(Find(*plan, "a1r").mem_id, 3u);
 }
 
-} // namespace
-} // namespace planner
-} // namespace memplan
+}  // namespace
+}  // namespace planner
+}  // namespace memplan

@@ -6,11 +6,11 @@ namespace memplan {
 namespace properties {
 namespace {
 
-constexpr const char *kExecuTorch =
+constexpr const char* kExecuTorch =
     "ExecuTorch: exir/passes/replace_view_copy_with_view_pass.py turns "
     "view_copy into memory.view, which exir/emit/_emitter.py emits as "
     "et_view (the output's data pointer is the input's)";
-constexpr const char *kPyTorchViews =
+constexpr const char* kPyTorchViews =
     "PyTorch's view operators (docs: Tensor Views): the output shares "
     "its input's storage";
 
@@ -21,9 +21,9 @@ std::string_view WithoutOverload(std::string_view name) {
   return dot == std::string_view::npos ? name : name.substr(0, dot);
 }
 
-} // namespace
+}  // namespace
 
-const std::vector<AliasOp> &KnownViewOps() {
+const std::vector<AliasOp>& KnownViewOps() {
   static const std::vector<AliasOp> kOps = {
       {"executorch_prim::et_view", kExecuTorch},
       {"aten::_reshape_alias", kPyTorchViews},
@@ -64,16 +64,15 @@ const std::vector<AliasOp> &KnownViewOps() {
 }
 
 AliasOps::AliasOps(std::vector<std::string> extra) {
-  for (const std::string &name : extra) {
+  for (const std::string& name : extra) {
     extra_.emplace_back(WithoutOverload(name));
   }
 }
 
 AliasRule AliasOps::RuleOf(std::string_view name) const {
   name = WithoutOverload(name);
-  for (const AliasOp &op : KnownViewOps()) {
-    if (name == op.name)
-      return AliasRule::kView;
+  for (const AliasOp& op : KnownViewOps()) {
+    if (name == op.name) return AliasRule::kView;
   }
   if (std::find(extra_.begin(), extra_.end(), name) != extra_.end()) {
     return AliasRule::kView;
@@ -90,5 +89,5 @@ AliasRule AliasOps::RuleOf(std::string_view name) const {
   return AliasRule::kNone;
 }
 
-} // namespace properties
-} // namespace memplan
+}  // namespace properties
+}  // namespace memplan

@@ -14,21 +14,21 @@ namespace properties {
 
 enum class AliasRule : uint8_t {
   kNone = 0,
-  kView,    // A view: the output is a window of the input's bytes.
-  kInPlace, // An in-place ATen op (name ends in one '_'): output is self.
+  kView,     // A view: the output is a window of the input's bytes.
+  kInPlace,  // An in-place ATen op (name ends in one '_'): output is self.
 };
 
 struct AliasOp {
-  const char *name;   // Operator.name as stored, without the overload.
-  const char *source; // Where the fact comes from.
+  const char* name;    // Operator.name as stored, without the overload.
+  const char* source;  // Where the fact comes from.
 };
 
 // The documented table (properties/README.md lists it): ExecuTorch's view
 // and PyTorch's view operators. In-place ops are matched by name instead.
-const std::vector<AliasOp> &KnownViewOps();
+const std::vector<AliasOp>& KnownViewOps();
 
 class AliasOps {
-public:
+ public:
   // The known table plus `extra`: a backend's own view operators, named
   // as Operator.name ("my_backend::reinterpret"), with or without an
   // ".overload" suffix, which is ignored.
@@ -39,9 +39,9 @@ public:
   // that is a tensor list) aliases its first tensor argument unless kNone.
   AliasRule RuleOf(std::string_view name) const;
 
-private:
+ private:
   std::vector<std::string> extra_;
 };
 
-} // namespace properties
-} // namespace memplan
+}  // namespace properties
+}  // namespace memplan

@@ -31,19 +31,17 @@ void CheckBoundsAlignmentBufferMap(uint64_t min_global_alignment) {
   options.alignment = std::max(options.alignment, min_global_alignment);
   Result<planner::PlanResult> result = planner::PlanGraph(graph, options);
   RC_ASSERT(result.ok());
-  for (const planner::TensorAllocation &t : result->tensors) {
-    if (!t.planned)
-      continue;
+  for (const planner::TensorAllocation& t : result->tensors) {
+    if (!t.planned) continue;
     RC_ASSERT(t.offset % options.alignment == 0u);
     RC_ASSERT(t.offset % t.alignment == 0u);
     RC_ASSERT(t.offset + t.size <= result->buffers.at(t.mem_id - 1).size);
   }
   PlannedGraphVerdict verdict = CheckPlannedGraph(graph, *result, options);
   RC_ASSERT(verdict.pipeline_error.empty());
-  for (const Report *report :
+  for (const Report* report :
        {&verdict.planner_report, &verdict.program_report}) {
-    if (!report->ok())
-      RC_FAIL(verdict.Describe());
+    if (!report->ok()) RC_FAIL(verdict.Describe());
     RC_ASSERT(report->count(ViolationCode::kBounds) == 0u);
     RC_ASSERT(report->count(ViolationCode::kAlignment) == 0u);
     RC_ASSERT(report->count(ViolationCode::kBufferMap) == 0u);
@@ -51,7 +49,7 @@ void CheckBoundsAlignmentBufferMap(uint64_t min_global_alignment) {
   }
   // One device entry per non-CPU buffer, none for CPU ones.
   size_t device_buffers = 0;
-  for (const planner::BufferInfo &b : result->buffers) {
+  for (const planner::BufferInfo& b : result->buffers) {
     device_buffers += b.device.is_cpu() ? 0 : 1;
   }
   RC_ASSERT(verdict.program_plan.device_map.size() == device_buffers);
@@ -80,26 +78,24 @@ RC_GTEST_PROP(BoundsAlignmentProperty, FileLifetimesLieInsidePlannedOnes, ()) {
   RC_ASSERT(result.ok());
   PlannedGraphVerdict verdict = CheckPlannedGraph(graph, *result, options);
   RC_ASSERT(verdict.pipeline_error.empty());
-  if (!verdict.lifetime_mismatches.empty())
-    RC_FAIL(verdict.Describe());
+  if (!verdict.lifetime_mismatches.empty()) RC_FAIL(verdict.Describe());
 
   std::set<std::string> roots_of_aliases;
-  for (const Allocation &a : verdict.planner_plan.allocations) {
-    if (a.alias_of)
-      roots_of_aliases.insert(*a.alias_of);
+  for (const Allocation& a : verdict.planner_plan.allocations) {
+    if (a.alias_of) roots_of_aliases.insert(*a.alias_of);
   }
-  std::map<std::string, const Allocation *> in_file;
-  for (const Allocation &a : verdict.program_plan.allocations) {
+  std::map<std::string, const Allocation*> in_file;
+  for (const Allocation& a : verdict.program_plan.allocations) {
     in_file[a.id] = &a;
   }
   // Node n's own KernelCall sits at kernel[n]; its et_view declarations
   // (one per alias it defines) just before it.
   const std::vector<TimeValue> kernel = planner::KernelPositions(graph);
-  for (const Allocation &a : verdict.planner_plan.allocations) {
+  for (const Allocation& a : verdict.planner_plan.allocations) {
     if (a.kind == AllocationKind::kMutable || roots_of_aliases.count(a.id)) {
       continue;
     }
-    const Allocation *b = in_file.at(a.id);
+    const Allocation* b = in_file.at(a.id);
     // Node n's instructions are (kernel[n-1], kernel[n]].
     auto of_node = [&](TimeValue position, TimeValue node) {
       const TimeValue previous = node == 0 ? -1 : kernel[node - 1];
@@ -114,6 +110,6 @@ RC_GTEST_PROP(BoundsAlignmentProperty, FileLifetimesLieInsidePlannedOnes, ()) {
   }
 }
 
-} // namespace
-} // namespace properties
-} // namespace memplan
+}  // namespace
+}  // namespace properties
+}  // namespace memplan

@@ -17,8 +17,8 @@ namespace {
 constexpr size_t kNone = static_cast<size_t>(-1);
 
 class Checker {
-public:
-  Checker(const Plan &plan, const CheckOptions &options)
+ public:
+  Checker(const Plan& plan, const CheckOptions& options)
       : plan_(plan), options_(options) {}
 
   Report Run() {
@@ -29,22 +29,19 @@ public:
     placed_.assign(plan_.allocations.size(), false);
     for (size_t i = 0; i < plan_.allocations.size(); ++i) {
       size_t buffer = CheckAllocation(i);
-      if (buffer != kNone)
-        per_buffer[buffer].push_back(i);
+      if (buffer != kNone) per_buffer[buffer].push_back(i);
     }
     ResolveFamilies();
-    for (size_t i = 0; i < plan_.allocations.size(); ++i)
-      CheckAlias(i);
+    for (size_t i = 0; i < plan_.allocations.size(); ++i) CheckAlias(i);
     for (size_t b = 0; b < plan_.buffers.size(); ++b) {
-      if (buffer_is_canonical_[b])
-        CheckBuffer(b, per_buffer[b]);
+      if (buffer_is_canonical_[b]) CheckBuffer(b, per_buffer[b]);
     }
     return std::move(report_);
   }
 
-private:
-  void Add(ViolationCode code, const std::string &message) {
-    uint64_t &count = report_.counts[static_cast<int>(code)];
+ private:
+  void Add(ViolationCode code, const std::string& message) {
+    uint64_t& count = report_.counts[static_cast<int>(code)];
     ++count;
     if (count <= options_.max_violations_per_code) {
       report_.violations.push_back({code, message});
@@ -52,7 +49,7 @@ private:
   }
 
   std::string BufferName(size_t b) const {
-    const Buffer &buffer = plan_.buffers[b];
+    const Buffer& buffer = plan_.buffers[b];
     return "buffer " + std::to_string(buffer.mem_id) + " (" +
            buffer.device.ToString() + ")";
   }
@@ -62,7 +59,7 @@ private:
     uint64_t total = 0;
     bool over_budget = false;
     for (size_t b = 0; b < plan_.buffers.size(); ++b) {
-      const Buffer &buffer = plan_.buffers[b];
+      const Buffer& buffer = plan_.buffers[b];
       std::string where = "buffers[" + std::to_string(b) + "]";
       if (buffer.mem_id <= 0) {
         Add(ViolationCode::kBufferMap,
@@ -107,64 +104,61 @@ private:
   void CheckDeviceMap() {
     std::unordered_map<int64_t, size_t> seen;
     for (size_t e = 0; e < plan_.device_map.size(); ++e) {
-      const BufferDeviceEntry &entry = plan_.device_map[e];
+      const BufferDeviceEntry& entry = plan_.device_map[e];
       std::string where = "non_const_buffer_device[" + std::to_string(e) + "]";
       auto [it, inserted] = seen.emplace(entry.buffer_index, e);
       switch (CheckDeviceMapEntry(
           entry.buffer_index, buffer_by_mem_id_.count(entry.buffer_index) > 0,
           !inserted, entry.raw_device_type, entry.device_index)) {
-      case DeviceMapFault::kReservedIndex:
-        Add(ViolationCode::kBufferMap,
-            "buffer_map: " + where +
-                ".buffer_idx = 0, the reserved constant buffer");
-        break;
-      case DeviceMapFault::kNoSuchBuffer:
-        Add(ViolationCode::kBufferMap,
-            "buffer_map: " + where + ".buffer_idx = " +
-                std::to_string(entry.buffer_index) + ", must be in [1, " +
-                std::to_string(plan_.buffers.size()) + "]");
-        break;
-      case DeviceMapFault::kDuplicate:
-        Add(ViolationCode::kBufferMap, "buffer_map: " + where +
-                                           " duplicates buffer_idx " +
-                                           std::to_string(entry.buffer_index) +
-                                           " of non_const_buffer_device[" +
-                                           std::to_string(it->second) + "]");
-        break;
-      case DeviceMapFault::kUnknownType:
-        Add(ViolationCode::kBufferMap,
-            "buffer_map: " + where +
-                ".device_type = " + std::to_string(entry.raw_device_type) +
-                ", must be < " + std::to_string(kNumDeviceTypes));
-        break;
-      case DeviceMapFault::kNegativeIndex:
-        Add(ViolationCode::kBufferMap,
-            "buffer_map: " + where + ".device_index = " +
-                std::to_string(entry.device_index) + ", must be >= 0");
-        break;
-      case DeviceMapFault::kNone:
-        break;
+        case DeviceMapFault::kReservedIndex:
+          Add(ViolationCode::kBufferMap,
+              "buffer_map: " + where +
+                  ".buffer_idx = 0, the reserved constant buffer");
+          break;
+        case DeviceMapFault::kNoSuchBuffer:
+          Add(ViolationCode::kBufferMap,
+              "buffer_map: " + where + ".buffer_idx = " +
+                  std::to_string(entry.buffer_index) + ", must be in [1, " +
+                  std::to_string(plan_.buffers.size()) + "]");
+          break;
+        case DeviceMapFault::kDuplicate:
+          Add(ViolationCode::kBufferMap,
+              "buffer_map: " + where + " duplicates buffer_idx " +
+                  std::to_string(entry.buffer_index) +
+                  " of non_const_buffer_device[" + std::to_string(it->second) +
+                  "]");
+          break;
+        case DeviceMapFault::kUnknownType:
+          Add(ViolationCode::kBufferMap,
+              "buffer_map: " + where +
+                  ".device_type = " + std::to_string(entry.raw_device_type) +
+                  ", must be < " + std::to_string(kNumDeviceTypes));
+          break;
+        case DeviceMapFault::kNegativeIndex:
+          Add(ViolationCode::kBufferMap,
+              "buffer_map: " + where + ".device_index = " +
+                  std::to_string(entry.device_index) + ", must be >= 0");
+          break;
+        case DeviceMapFault::kNone:
+          break;
       }
     }
   }
 
   // base_[i]: index of allocation i's alias base, kNone when it has none.
   void ResolveBases() {
-    const auto &allocations = plan_.allocations;
+    const auto& allocations = plan_.allocations;
     base_.assign(allocations.size(), kNone);
     bool any_alias = false;
-    for (const Allocation &a : allocations)
-      any_alias |= a.alias_of.has_value();
-    if (!any_alias)
-      return;
+    for (const Allocation& a : allocations) any_alias |= a.alias_of.has_value();
+    if (!any_alias) return;
     std::unordered_map<std::string, size_t> by_id;
     for (size_t i = 0; i < allocations.size(); ++i) {
       by_id.emplace(allocations[i].id, i);
     }
     for (size_t i = 0; i < allocations.size(); ++i) {
-      const Allocation &a = allocations[i];
-      if (!a.alias_of)
-        continue;
+      const Allocation& a = allocations[i];
+      if (!a.alias_of) continue;
       auto it = by_id.find(*a.alias_of);
       if (it == by_id.end()) {
         Add(ViolationCode::kAlias, "alias: " + a.id + " is an alias of " +
@@ -180,11 +174,10 @@ private:
   void ResolveFamilies() {
     const size_t n = plan_.allocations.size();
     family_.assign(n, kNone);
-    std::vector<uint8_t> state(n, 0); // 0 new, 1 on the current chain, 2 done
+    std::vector<uint8_t> state(n, 0);  // 0 new, 1 on the current chain, 2 done
     std::vector<size_t> chain;
     for (size_t start = 0; start < n; ++start) {
-      if (state[start] == 2)
-        continue;
+      if (state[start] == 2) continue;
       chain.clear();
       size_t node = start;
       size_t root = kNone;
@@ -215,13 +208,12 @@ private:
     }
   }
 
-  void ReportCycle(const std::vector<size_t> &chain, size_t entry) {
+  void ReportCycle(const std::vector<size_t>& chain, size_t entry) {
     std::string path;
     bool in_cycle = false;
     for (size_t node : chain) {
       in_cycle = in_cycle || node == entry;
-      if (!in_cycle)
-        continue;
+      if (!in_cycle) continue;
       family_[node] = node;
       path += plan_.allocations[node].id + " -> ";
     }
@@ -232,7 +224,7 @@ private:
   // Checks one allocation on its own; returns its buffer's index when its
   // bytes and lifetime are sound enough for the overlap sweep.
   size_t CheckAllocation(size_t i) {
-    const Allocation &a = plan_.allocations[i];
+    const Allocation& a = plan_.allocations[i];
     bool lifetime_ok = true;
     if (a.lifetime.first > a.lifetime.last) {
       Add(ViolationCode::kLifetime,
@@ -280,7 +272,7 @@ private:
       return kNone;
     }
     const size_t b = found->second;
-    const Buffer &buffer = plan_.buffers[b];
+    const Buffer& buffer = plan_.buffers[b];
     if (a.device && IsKnownDeviceType(static_cast<int>(a.device->type)) &&
         *a.device != buffer.device) {
       Add(ViolationCode::kCrossDevice, "cross_device: " + a.id + " on " +
@@ -299,18 +291,18 @@ private:
     switch (CheckSpan(
         static_cast<uint64_t>(a.offset), static_cast<uint64_t>(a.size),
         static_cast<uint64_t>(std::max<Offset>(buffer.size, 0)))) {
-    case SpanFault::kOverflow:
-      Add(ViolationCode::kBounds, "bounds: " + DescribeAllocation(a) + " in " +
-                                      BufferName(b) +
-                                      ": offset + size overflows 64 bits");
-      return b;
-    case SpanFault::kPastEnd:
-      Add(ViolationCode::kBounds,
-          "bounds: " + DescribeAllocation(a) + " ends past " + BufferName(b) +
-              " of size " + std::to_string(buffer.size));
-      return b;
-    case SpanFault::kNone:
-      break;
+      case SpanFault::kOverflow:
+        Add(ViolationCode::kBounds, "bounds: " + DescribeAllocation(a) +
+                                        " in " + BufferName(b) +
+                                        ": offset + size overflows 64 bits");
+        return b;
+      case SpanFault::kPastEnd:
+        Add(ViolationCode::kBounds,
+            "bounds: " + DescribeAllocation(a) + " ends past " + BufferName(b) +
+                " of size " + std::to_string(buffer.size));
+        return b;
+      case SpanFault::kNone:
+        break;
     }
     placed_[i] = lifetime_ok;
     return b;
@@ -318,10 +310,9 @@ private:
 
   void CheckAlias(size_t i) {
     const size_t base_index = base_[i];
-    if (base_index == kNone || family_[i] == i)
-      return; // None, or a cycle.
-    const Allocation &a = plan_.allocations[i];
-    const Allocation &base = plan_.allocations[base_index];
+    if (base_index == kNone || family_[i] == i) return;  // None, or a cycle.
+    const Allocation& a = plan_.allocations[i];
+    const Allocation& base = plan_.allocations[base_index];
     if (a.device && base.device && *a.device != *base.device) {
       Add(ViolationCode::kDeviceInfo,
           "device_info: " + std::string(AllocationKindName(a.kind)) + " " +
@@ -346,8 +337,8 @@ private:
     }
   }
 
-  void CheckBuffer(size_t b, const std::vector<size_t> &members) {
-    const Buffer &buffer = plan_.buffers[b];
+  void CheckBuffer(size_t b, const std::vector<size_t>& members) {
+    const Buffer& buffer = plan_.buffers[b];
     BufferQuality quality;
     quality.mem_id = buffer.mem_id;
     quality.device = buffer.device;
@@ -360,9 +351,8 @@ private:
     item_allocation.reserve(members.size());
     live.reserve(members.size());
     for (size_t i : members) {
-      if (!placed_[i])
-        continue;
-      const Allocation &a = plan_.allocations[i];
+      if (!placed_[i]) continue;
+      const Allocation& a = plan_.allocations[i];
       uint64_t begin = static_cast<uint64_t>(a.offset);
       uint64_t end = begin + static_cast<uint64_t>(a.size);
       quality.high_water = std::max(quality.high_water, end);
@@ -370,8 +360,7 @@ private:
         live.push_back(
             {a.lifetime.first, a.lifetime.last, static_cast<uint64_t>(a.size)});
       }
-      if (a.size == 0)
-        continue;
+      if (a.size == 0) continue;
       items.push_back(
           {begin, end, a.lifetime.first, a.lifetime.last, family_[i]});
       item_allocation.push_back(i);
@@ -381,9 +370,9 @@ private:
 
     OverlapFindings findings =
         FindOverlapsSweep(items, options_.max_violations_per_code);
-    for (const OverlapPair &pair : findings.pairs) {
-      const Allocation &first = plan_.allocations[item_allocation[pair.a]];
-      const Allocation &second = plan_.allocations[item_allocation[pair.b]];
+    for (const OverlapPair& pair : findings.pairs) {
+      const Allocation& first = plan_.allocations[item_allocation[pair.a]];
+      const Allocation& second = plan_.allocations[item_allocation[pair.b]];
       Add(ViolationCode::kOverlap, "overlap: " + DescribeAllocation(first) +
                                        DescribeOrigin(plan_, first) + " and " +
                                        DescribeAllocation(second) +
@@ -395,8 +384,8 @@ private:
         findings.count - findings.pairs.size();
   }
 
-  const Plan &plan_;
-  const CheckOptions &options_;
+  const Plan& plan_;
+  const CheckOptions& options_;
   Report report_;
   std::unordered_map<MemId, size_t> buffer_by_mem_id_;
   std::vector<bool> buffer_is_canonical_;
@@ -405,11 +394,11 @@ private:
   std::vector<bool> placed_;
 };
 
-} // namespace
+}  // namespace
 
-Report Check(const Plan &plan, const CheckOptions &options) {
+Report Check(const Plan& plan, const CheckOptions& options) {
   return Checker(plan, options).Run();
 }
 
-} // namespace properties
-} // namespace memplan
+}  // namespace properties
+}  // namespace memplan

@@ -20,7 +20,7 @@ struct CheckOptions {
   uint64_t max_planned_bytes = kDefaultMaxPlannedBytes;
 };
 
-Report Check(const Plan &plan, const CheckOptions &options = {});
+Report Check(const Plan& plan, const CheckOptions& options = {});
 
-} // namespace properties
-} // namespace memplan
+}  // namespace properties
+}  // namespace memplan

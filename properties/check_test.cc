@@ -4,9 +4,9 @@
 #include <random>
 #include <string>
 
-#include "properties/lower_bound.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "properties/lower_bound.h"
 
 namespace memplan {
 namespace properties {
@@ -38,7 +38,7 @@ Plan ValidPlan() {
   plan.allocations = {
       Alloc("t0", 1, 0, 64, 0, 2),
       Alloc("t1", 1, 64, 64, 1, 3),
-      Alloc("t2", 1, 0, 64, 3, 5), // Reuses t0's bytes after t0 died.
+      Alloc("t2", 1, 0, 64, 3, 5),  // Reuses t0's bytes after t0 died.
       Alloc("t3", 2, 0, 128, 0, 5, Device::Cuda(0)),
       Alloc("v3", 2, 32, 32, 2, 4, Device::Cuda(0)),
   };
@@ -49,7 +49,7 @@ Plan ValidPlan() {
   return plan;
 }
 
-auto HasCode(ViolationCode code, const std::string &text) {
+auto HasCode(ViolationCode code, const std::string& text) {
   return Contains(AllOf(Field(&Violation::code, code),
                         Field(&Violation::message, HasSubstr(text))));
 }
@@ -68,7 +68,7 @@ TEST(CheckTest, ValidPlanHasNoViolationsAndReportsQuality) {
 
 TEST(CheckTest, Overlap) {
   Plan plan = ValidPlan();
-  plan.allocations[2].lifetime.first = 2; // t2 now meets t0 at time 2.
+  plan.allocations[2].lifetime.first = 2;  // t2 now meets t0 at time 2.
   Report report = Check(plan);
   EXPECT_EQ(report.count(ViolationCode::kOverlap), 1u);
   EXPECT_THAT(report.violations,
@@ -101,7 +101,7 @@ TEST(CheckTest, DeviceInfo) {
   Plan plan = ValidPlan();
   plan.allocations[0].device.reset();
   plan.allocations[1].device = Device{static_cast<DeviceType>(9), 0};
-  plan.allocations[4].device = Device::Cpu(); // The view leaves its base.
+  plan.allocations[4].device = Device::Cpu();  // The view leaves its base.
   Report report = Check(plan);
   EXPECT_EQ(report.count(ViolationCode::kDeviceInfo), 3u);
   EXPECT_THAT(report.violations, HasCode(ViolationCode::kDeviceInfo,
@@ -115,7 +115,7 @@ TEST(CheckTest, DeviceInfo) {
 
 TEST(CheckTest, Bounds) {
   Plan plan = ValidPlan();
-  plan.allocations[1].offset = 256; // [256, 320) in a 256-byte buffer.
+  plan.allocations[1].offset = 256;  // [256, 320) in a 256-byte buffer.
   plan.allocations[0].mem_id = 7;
   // offset + size overflows int64; as unsigned (the rule of
   // runtime/core/plan_rules.h) it ends past the buffer.
@@ -182,7 +182,7 @@ TEST(CheckTest, BufferMap) {
 TEST(CheckTest, Lifetime) {
   Plan plan = ValidPlan();
   plan.allocations[0].lifetime = {2, 1};
-  plan.allocations[1].lifetime = {1, 6}; // end_time is 5.
+  plan.allocations[1].lifetime = {1, 6};  // end_time is 5.
   Report report = Check(plan);
   EXPECT_EQ(report.count(ViolationCode::kLifetime), 2u);
   EXPECT_THAT(report.violations, HasCode(ViolationCode::kLifetime,
@@ -193,14 +193,14 @@ TEST(CheckTest, Lifetime) {
 
 TEST(CheckTest, Alias) {
   Plan plan = ValidPlan();
-  plan.allocations[4].offset = 112; // [112, 144) leaves t3's [0, 128).
+  plan.allocations[4].offset = 112;  // [112, 144) leaves t3's [0, 128).
   Allocation missing = Alloc("m", 1, 128, 8, 0, 0);
   missing.alias_of = "nobody";
   Allocation a = Alloc("a", 1, 200, 8, 0, 0), b = Alloc("b", 1, 200, 8, 0, 0);
   a.alias_of = "b";
   b.alias_of = "a";
   Allocation other = Alloc("o", 1, 136, 8, 4, 4);
-  other.alias_of = "t3"; // t3 lives in buffer 2.
+  other.alias_of = "t3";  // t3 lives in buffer 2.
   plan.allocations.insert(plan.allocations.end(), {missing, a, b, other});
   Report report = Check(plan);
   EXPECT_THAT(
@@ -253,23 +253,22 @@ TEST(MaxLiveBytesTest, EqualsThePeakOfPerPositionSums) {
   for (uint64_t seed = 1; seed <= 200; ++seed) {
     std::mt19937_64 rng(seed);
     std::vector<LiveInterval> intervals(1 + rng() % 40);
-    for (LiveInterval &interval : intervals) {
+    for (LiveInterval& interval : intervals) {
       interval.first = static_cast<TimeValue>(rng() % 30);
       interval.last = interval.first + static_cast<TimeValue>(rng() % 6);
       interval.size = rng() % 100;
     }
     if (seed % 2 == 0) {
       std::sort(intervals.begin(), intervals.end(),
-                [](const LiveInterval &a, const LiveInterval &b) {
+                [](const LiveInterval& a, const LiveInterval& b) {
                   return a.first < b.first;
                 });
     }
     uint64_t expected = 0;
     for (TimeValue t = 0; t < 40; ++t) {
       uint64_t sum = 0;
-      for (const LiveInterval &interval : intervals) {
-        if (interval.first <= t && t <= interval.last)
-          sum += interval.size;
+      for (const LiveInterval& interval : intervals) {
+        if (interval.first <= t && t <= interval.last) sum += interval.size;
       }
       expected = std::max(expected, sum);
     }
@@ -291,6 +290,6 @@ TEST(MaxLiveBytesTest, SaturatesInsteadOfWrapping) {
             UINT64_MAX / 2 + 1);
 }
 
-} // namespace
-} // namespace properties
-} // namespace memplan
+}  // namespace
+}  // namespace properties
+}  // namespace memplan

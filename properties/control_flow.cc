@@ -7,10 +7,9 @@ namespace properties {
 
 Loops::Loops(std::vector<std::pair<TimeValue, TimeValue>> spans,
              TimeValue positions) {
-  if (spans.empty() || positions <= 0)
-    return;
+  if (spans.empty() || positions <= 0) return;
   // Outer loops first: by head, then the longest.
-  std::sort(spans.begin(), spans.end(), [](const auto &x, const auto &y) {
+  std::sort(spans.begin(), spans.end(), [](const auto& x, const auto& y) {
     return x.first != y.first ? x.first < y.first : x.second > y.second;
   });
   // Make the family laminar: a loop that starts inside the open one and
@@ -23,20 +22,19 @@ Loops::Loops(std::vector<std::pair<TimeValue, TimeValue>> spans,
       stack.pop_back();
     }
   };
-  for (const auto &span : spans) {
+  for (const auto& span : spans) {
     close_until(span.first);
     std::pair<TimeValue, TimeValue> loop = span;
     while (!stack.empty() && loop.second > stack.back().second) {
       loop.first = std::min(loop.first, stack.back().first);
       stack.pop_back();
     }
-    if (!stack.empty() && stack.back() == loop)
-      continue; // Duplicate.
+    if (!stack.empty() && stack.back() == loop) continue;  // Duplicate.
     stack.push_back(loop);
   }
   close_until(positions + 1);
   // Merging can leave the same span twice (and nested ones inside it).
-  std::sort(laminar.begin(), laminar.end(), [](const auto &x, const auto &y) {
+  std::sort(laminar.begin(), laminar.end(), [](const auto& x, const auto& y) {
     return x.first != y.first ? x.first < y.first : x.second > y.second;
   });
   laminar.erase(std::unique(laminar.begin(), laminar.end()), laminar.end());
@@ -48,7 +46,7 @@ Loops::Loops(std::vector<std::pair<TimeValue, TimeValue>> spans,
   innermost_.assign(static_cast<size_t>(positions), -1);
   std::vector<int32_t> open;
   TimeValue next_position = 0;
-  auto fill_until = [&](TimeValue end) { // Positions < end.
+  auto fill_until = [&](TimeValue end) {  // Positions < end.
     for (; next_position < end && next_position < positions; ++next_position) {
       while (!open.empty() && loops_[open.back()].tail < next_position) {
         open.pop_back();
@@ -70,11 +68,10 @@ Loops::Loops(std::vector<std::pair<TimeValue, TimeValue>> spans,
   fill_until(positions);
 
   int32_t max_depth = 0;
-  for (const Loop &loop : loops_)
-    max_depth = std::max(max_depth, loop.depth);
+  for (const Loop& loop : loops_) max_depth = std::max(max_depth, loop.depth);
   up_.push_back(parent);
   for (int32_t reach = 2; reach <= max_depth; reach *= 2) {
-    const std::vector<int32_t> &half = up_.back();
+    const std::vector<int32_t>& half = up_.back();
     std::vector<int32_t> full(n, -1);
     for (size_t i = 0; i < n; ++i) {
       full[i] = half[i] < 0 ? -1 : half[half[i]];
@@ -86,18 +83,15 @@ Loops::Loops(std::vector<std::pair<TimeValue, TimeValue>> spans,
 int32_t Loops::AncestorAt(int32_t node, int32_t depth) const {
   int32_t steps = loops_[node].depth - depth;
   for (size_t k = 0; steps > 0 && node >= 0; ++k, steps >>= 1) {
-    if (steps & 1)
-      node = up_[k][node];
+    if (steps & 1) node = up_[k][node];
   }
   return node;
 }
 
 Lifetime Loops::Widen(Lifetime lifetime) const {
-  if (loops_.empty() || lifetime.first > lifetime.last)
-    return lifetime;
+  if (loops_.empty() || lifetime.first > lifetime.last) return lifetime;
   auto innermost = [&](TimeValue p) -> int32_t {
-    if (p < 0 || static_cast<uint64_t>(p) >= innermost_.size())
-      return -1;
+    if (p < 0 || static_cast<uint64_t>(p) >= innermost_.size()) return -1;
     return innermost_[static_cast<size_t>(p)];
   };
   const int32_t x = innermost(lifetime.first);
@@ -133,5 +127,5 @@ Lifetime Loops::Widen(Lifetime lifetime) const {
   return lifetime;
 }
 
-} // namespace properties
-} // namespace memplan
+}  // namespace properties
+}  // namespace memplan

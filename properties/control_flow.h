@@ -29,7 +29,7 @@ namespace memplan {
 namespace properties {
 
 class Loops {
-public:
+ public:
   // `spans`: [head, tail] of each backward jump; `positions`: instruction
   // count (every head and tail lies in [0, positions)).
   Loops(std::vector<std::pair<TimeValue, TimeValue>> spans,
@@ -40,7 +40,7 @@ public:
   // The lifetime grown by the rule above; O(log loops).
   Lifetime Widen(Lifetime lifetime) const;
 
-private:
+ private:
   struct Loop {
     TimeValue head, tail;
     int32_t depth;
@@ -48,10 +48,10 @@ private:
   // The ancestor of loop `node` at `depth` (<= its own depth).
   int32_t AncestorAt(int32_t node, int32_t depth) const;
 
-  std::vector<Loop> loops_;              // Laminar: nested or disjoint.
-  std::vector<std::vector<int32_t>> up_; // up_[k][i]: 2^k-th ancestor, -1.
-  std::vector<int32_t> innermost_;       // Per position; -1 outside loops.
+  std::vector<Loop> loops_;               // Laminar: nested or disjoint.
+  std::vector<std::vector<int32_t>> up_;  // up_[k][i]: 2^k-th ancestor, -1.
+  std::vector<int32_t> innermost_;        // Per position; -1 outside loops.
 };
 
-} // namespace properties
-} // namespace memplan
+}  // namespace properties
+}  // namespace memplan

@@ -1,10 +1,12 @@
 #include "properties/plan.h"
 
+#include <algorithm>
+
 namespace memplan {
 namespace properties {
 namespace {
 
-constexpr std::pair<AllocationKind, const char *> kKindNames[] = {
+constexpr std::pair<AllocationKind, const char*> kKindNames[] = {
     {AllocationKind::kPlain, "plain"},
     {AllocationKind::kInput, "input"},
     {AllocationKind::kOutput, "output"},
@@ -15,25 +17,23 @@ constexpr std::pair<AllocationKind, const char *> kKindNames[] = {
     {AllocationKind::kScratch, "scratch"},
 };
 
-} // namespace
+}  // namespace
 
-const char *AllocationKindName(AllocationKind kind) {
-  for (const auto &[k, name] : kKindNames) {
-    if (k == kind)
-      return name;
+const char* AllocationKindName(AllocationKind kind) {
+  for (const auto& [k, name] : kKindNames) {
+    if (k == kind) return name;
   }
   return "unknown";
 }
 
 std::optional<AllocationKind> ParseAllocationKind(std::string_view name) {
-  for (const auto &[k, known] : kKindNames) {
-    if (name == known)
-      return k;
+  for (const auto& [k, known] : kKindNames) {
+    if (name == known) return k;
   }
   return std::nullopt;
 }
 
-std::string DescribeAllocation(const Allocation &a) {
+std::string DescribeAllocation(const Allocation& a) {
   // The end is printed as a 128-bit sum so that an overflowing range still
   // reads as the numbers the file gave.
   __int128 end = static_cast<__int128>(a.offset) + a.size;
@@ -48,14 +48,26 @@ std::string DescribeAllocation(const Allocation &a) {
          std::to_string(a.offset) + "," + end_text + ")";
 }
 
-std::string DescribeOrigin(const Plan &plan, const Allocation &a) {
-  if (a.first_named < 0 ||
-      static_cast<uint64_t>(a.first_named) >= plan.instruction_labels.size()) {
+std::string DescribeInstruction(const Plan& plan, TimeValue position) {
+  if (position < 0 ||
+      static_cast<uint64_t>(position) >= plan.instruction_kind_of.size()) {
     return "";
   }
-  return " (first named by " +
-         plan.instruction_labels[static_cast<size_t>(a.first_named)] + ")";
+  const uint32_t kind = plan.instruction_kind_of[static_cast<size_t>(position)];
+  if (kind >= plan.instruction_kinds.size()) return "";
+  auto chain = std::upper_bound(plan.chain_starts.begin(),
+                                plan.chain_starts.end(), position);
+  if (chain == plan.chain_starts.begin()) return "";
+  --chain;
+  return plan.instruction_kinds[kind] + " at chains[" +
+         std::to_string(chain - plan.chain_starts.begin()) + "].instructions[" +
+         std::to_string(position - *chain) + "]";
 }
 
-} // namespace properties
-} // namespace memplan
+std::string DescribeOrigin(const Plan& plan, const Allocation& a) {
+  std::string instruction = DescribeInstruction(plan, a.first_named);
+  return instruction.empty() ? "" : " (first named by " + instruction + ")";
+}
+
+}  // namespace properties
+}  // namespace memplan

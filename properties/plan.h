@@ -39,18 +39,18 @@ inline bool IsAliasKind(AllocationKind kind) {
 }
 // "plain", "input", "output", "constant", "mutable", "view", "in_place",
 // "scratch" (the planner's spec-kind keywords).
-const char *AllocationKindName(AllocationKind kind);
+const char* AllocationKindName(AllocationKind kind);
 std::optional<AllocationKind> ParseAllocationKind(std::string_view name);
 
 struct Lifetime {
-  TimeValue first = 0; // First position at which the allocation is live.
-  TimeValue last = 0;  // Last position at which it is live.
+  TimeValue first = 0;  // First position at which the allocation is live.
+  TimeValue last = 0;   // Last position at which it is live.
 };
 
 struct Buffer {
-  MemId mem_id = 1; // Planned buffers are numbered from 1; 0 is reserved.
-  Offset size = 0;  // Bytes.
-  Device device;    // May hold an unknown device type read from a file.
+  MemId mem_id = 1;  // Planned buffers are numbered from 1; 0 is reserved.
+  Offset size = 0;   // Bytes.
+  Device device;     // May hold an unknown device type read from a file.
 };
 
 struct Allocation {
@@ -60,9 +60,9 @@ struct Allocation {
   Offset offset = 0;
   Offset size = 0;
   Lifetime lifetime;
-  std::optional<Device> device;        // Absent: the spec carried no device.
-  Offset alignment = 1;                // Must be a power of two >= 1.
-  std::optional<std::string> alias_of; // Id of the base of a view/in-place.
+  std::optional<Device> device;         // Absent: the spec carried no device.
+  Offset alignment = 1;                 // Must be a power of two >= 1.
+  std::optional<std::string> alias_of;  // Id of the base of a view/in-place.
   // Program plans: the position of the first instruction that names it
   // (-1: none), so that messages can name the operator that wrote it.
   TimeValue first_named = -1;
@@ -74,8 +74,8 @@ struct Allocation {
 // One entry of a program's sparse buffer-to-device map, as stored; the
 // adapters for plans without such a map leave Plan::device_map empty.
 struct BufferDeviceEntry {
-  int64_t buffer_index = 0; // Index into non_const_buffer_sizes.
-  int raw_device_type = 0;  // DeviceType as stored (may be unknown).
+  int64_t buffer_index = 0;  // Index into non_const_buffer_sizes.
+  int raw_device_type = 0;   // DeviceType as stored (may be unknown).
   int device_index = 0;
 };
 
@@ -85,16 +85,22 @@ struct Plan {
   std::vector<BufferDeviceEntry> device_map;
   // Last position of the program when known: lifetimes lie in [0, end_time].
   std::optional<TimeValue> end_time;
-  // Program plans: what each position (instruction) runs, e.g.
-  // "aten::mul.out at chains[0].instructions[4]"; empty for other plans.
-  std::vector<std::string> instruction_labels;
+  // Program plans: what each position (instruction) runs, for messages:
+  // position p runs instruction_kinds[instruction_kind_of[p]] ("aten::mul.out",
+  // "move", ...) and is instruction p - chain_starts[c] of the last chain c
+  // starting at or before p. Empty for other plans.
+  std::vector<std::string> instruction_kinds;
+  std::vector<uint32_t> instruction_kind_of;
+  std::vector<TimeValue> chain_starts;
 };
 
-// " (first named by <label>)" when the plan knows it, else "".
-std::string DescribeOrigin(const Plan &plan, const Allocation &allocation);
+// "aten::mul.out at chains[0].instructions[4]"; "" when unknown.
+std::string DescribeInstruction(const Plan& plan, TimeValue position);
+// " (first named by <instruction>)" when the plan knows it, else "".
+std::string DescribeOrigin(const Plan& plan, const Allocation& allocation);
 
 // "t3 [2,5] bytes [64,128)": how messages name an allocation.
-std::string DescribeAllocation(const Allocation &allocation);
+std::string DescribeAllocation(const Allocation& allocation);
 
-} // namespace properties
-} // namespace memplan
+}  // namespace properties
+}  // namespace memplan

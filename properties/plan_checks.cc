@@ -21,26 +21,24 @@ namespace {
 
 namespace fb = executorch_flatbuffer;
 
-std::map<std::string, const Allocation *> ById(const Plan &plan) {
-  std::map<std::string, const Allocation *> by_id;
-  for (const Allocation &a : plan.allocations)
-    by_id[a.id] = &a;
+std::map<std::string, const Allocation*> ById(const Plan& plan) {
+  std::map<std::string, const Allocation*> by_id;
+  for (const Allocation& a : plan.allocations) by_id[a.id] = &a;
   return by_id;
 }
 
-std::string DeviceOrNone(const std::optional<Device> &device) {
+std::string DeviceOrNone(const std::optional<Device>& device) {
   return device ? device->ToString() : "none";
 }
 
 // The device each value carries in the file, CPU:0 when it carries none.
-std::vector<Device> FileDevices(const fb::ExecutionPlan &method) {
+std::vector<Device> FileDevices(const fb::ExecutionPlan& method) {
   std::vector<Device> devices;
-  if (method.values() == nullptr)
-    return devices;
-  for (const fb::EValue *value : *method.values()) {
+  if (method.values() == nullptr) return devices;
+  for (const fb::EValue* value : *method.values()) {
     Device device;
-    if (const fb::Tensor *tensor = value->val_as_Tensor()) {
-      if (const auto *info = tensor->extra_tensor_info()) {
+    if (const fb::Tensor* tensor = value->val_as_Tensor()) {
+      if (const auto* info = tensor->extra_tensor_info()) {
         device.type = static_cast<DeviceType>(info->device_type());
         device.index = static_cast<DeviceIndex>(info->device_index());
       }
@@ -50,9 +48,9 @@ std::vector<Device> FileDevices(const fb::ExecutionPlan &method) {
   return devices;
 }
 
-void CheckDevices(const planner::Graph &graph,
-                  const planner::PlanOptions &options, const MethodMeta &meta,
-                  PlannedGraphVerdict *verdict) {
+void CheckDevices(const planner::Graph& graph,
+                  const planner::PlanOptions& options, const MethodMeta& meta,
+                  PlannedGraphVerdict* verdict) {
   std::vector<Device> file = FileDevices(*meta.plan());
   if (file.size() != graph.tensors().size()) {
     verdict->device_mismatches.push_back(
@@ -65,7 +63,7 @@ void CheckDevices(const planner::Graph &graph,
     Device expected =
         options.device_planning ? graph.DeviceOf(id) : Device::Cpu();
     Device root = file[graph.RootOf(id)];
-    const std::string &name = graph.tensor(id).name;
+    const std::string& name = graph.tensor(id).name;
     if (file[i] != expected || file[i] != root) {
       verdict->device_mismatches.push_back(
           "device_index: '" + name + "' is on " + file[i].ToString() +
@@ -73,7 +71,7 @@ void CheckDevices(const planner::Graph &graph,
           " in the graph, its root on " + root.ToString());
     }
   }
-  for (const PlannedTensor &t : meta.planned_tensors()) {
+  for (const PlannedTensor& t : meta.planned_tensors()) {
     Result<Device> buffer = meta.memory_planned_buffer_device(t.memory_id - 1);
     if (!buffer.ok() || *buffer != t.device) {
       verdict->device_mismatches.push_back(
@@ -85,31 +83,29 @@ void CheckDevices(const planner::Graph &graph,
   }
 }
 
-void CompareWithProgram(const planner::Graph &graph,
-                        PlannedGraphVerdict *verdict) {
+void CompareWithProgram(const planner::Graph& graph,
+                        PlannedGraphVerdict* verdict) {
   // Planner times are node indices; the file's are instruction positions,
   // where node n's et_view declarations precede its own KernelCall.
   const std::vector<TimeValue> kernel = planner::KernelPositions(graph);
   auto window_start = [&](TimeValue node) -> TimeValue {
-    if (node <= 0 || kernel.empty())
-      return 0;
+    if (node <= 0 || kernel.empty()) return 0;
     return kernel[std::min<size_t>(node, kernel.size()) - 1] + 1;
   };
   auto window_end = [&](TimeValue node) -> TimeValue {
-    if (kernel.empty() || node < 0)
-      return node;
+    if (kernel.empty() || node < 0) return node;
     return kernel[std::min<size_t>(node, kernel.size() - 1)];
   };
   auto planned = ById(verdict->planner_plan);
   auto loaded = ById(verdict->program_plan);
-  for (const auto &[id, a] : planned) {
+  for (const auto& [id, a] : planned) {
     auto it = loaded.find(id);
     if (it == loaded.end()) {
       verdict->round_trip_mismatches.push_back(
           id + " is planned but not in the file");
       continue;
     }
-    const Allocation &b = *it->second;
+    const Allocation& b = *it->second;
     if (a->mem_id != b.mem_id || a->offset != b.offset || a->size != b.size ||
         a->device != b.device) {
       verdict->round_trip_mismatches.push_back(
@@ -133,7 +129,7 @@ void CompareWithProgram(const planner::Graph &graph,
           std::to_string(window_end(a->lifetime.last)) + "]");
     }
   }
-  for (const auto &[id, b] : loaded) {
+  for (const auto& [id, b] : loaded) {
     if (planned.count(id) == 0) {
       verdict->round_trip_mismatches.push_back(
           id + " is in the file but not planned");
@@ -141,14 +137,13 @@ void CompareWithProgram(const planner::Graph &graph,
   }
 }
 
-void AppendReport(const char *title, const Report &report,
-                  std::ostringstream *out) {
-  if (report.ok())
-    return;
+void AppendReport(const char* title, const Report& report,
+                  std::ostringstream* out) {
+  if (report.ok()) return;
   *out << title << ":\n" << FormatText(report);
 }
 
-} // namespace
+}  // namespace
 
 bool PlannedGraphVerdict::ok() const {
   return pipeline_error.empty() && planner_report.ok() && program_report.ok() &&
@@ -158,14 +153,12 @@ bool PlannedGraphVerdict::ok() const {
 
 std::string PlannedGraphVerdict::Describe() const {
   std::ostringstream out;
-  if (!pipeline_error.empty())
-    out << "pipeline: " << pipeline_error << "\n";
+  if (!pipeline_error.empty()) out << "pipeline: " << pipeline_error << "\n";
   AppendReport("oracle on the planner's plan", planner_report, &out);
   AppendReport("oracle on the emitted program", program_report, &out);
-  for (const auto *list :
+  for (const auto* list :
        {&device_mismatches, &lifetime_mismatches, &round_trip_mismatches}) {
-    for (const std::string &line : *list)
-      out << line << "\n";
+    for (const std::string& line : *list) out << line << "\n";
   }
   return out.str();
 }
@@ -173,9 +166,9 @@ std::string PlannedGraphVerdict::Describe() const {
 namespace {
 
 // The planner's side of the verdict; false when the adapter refused.
-bool CheckPlannerSide(const planner::Graph &graph,
-                      const planner::PlanResult &result,
-                      PlannedGraphVerdict *verdict) {
+bool CheckPlannerSide(const planner::Graph& graph,
+                      const planner::PlanResult& result,
+                      PlannedGraphVerdict* verdict) {
   PlannerPlanOptions adapter;
   adapter.value_ids = true;
   adapter.end_time =
@@ -190,7 +183,7 @@ bool CheckPlannerSide(const planner::Graph &graph,
   // Kind rules: inputs live from 0, outputs to the end, mutable state for
   // the whole program (it outlives one run, which no instruction shows).
   const TimeValue end = *adapter.end_time;
-  for (const Allocation &a : verdict->planner_plan.allocations) {
+  for (const Allocation& a : verdict->planner_plan.allocations) {
     bool broken =
         (a.kind == AllocationKind::kInput && a.lifetime.first != 0) ||
         (a.kind == AllocationKind::kOutput && a.lifetime.last != end) ||
@@ -206,10 +199,9 @@ bool CheckPlannerSide(const planner::Graph &graph,
   }
   // A root holds its bytes while any alias of it is live.
   auto by_id = ById(verdict->planner_plan);
-  for (const Allocation &a : verdict->planner_plan.allocations) {
-    if (!a.alias_of || by_id.count(*a.alias_of) == 0)
-      continue;
-    const Lifetime &root = by_id[*a.alias_of]->lifetime;
+  for (const Allocation& a : verdict->planner_plan.allocations) {
+    if (!a.alias_of || by_id.count(*a.alias_of) == 0) continue;
+    const Lifetime& root = by_id[*a.alias_of]->lifetime;
     if (root.first > a.lifetime.first || root.last < a.lifetime.last) {
       verdict->lifetime_mismatches.push_back(
           a.id + " live [" + std::to_string(a.lifetime.first) + "," +
@@ -221,11 +213,11 @@ bool CheckPlannerSide(const planner::Graph &graph,
   return true;
 }
 
-} // namespace
+}  // namespace
 
-PlannedGraphVerdict CheckPlannedGraph(const planner::Graph &graph,
-                                      const planner::PlanResult &result,
-                                      const planner::PlanOptions &options) {
+PlannedGraphVerdict CheckPlannedGraph(const planner::Graph& graph,
+                                      const planner::PlanResult& result,
+                                      const planner::PlanOptions& options) {
   Result<std::vector<uint8_t>> bytes = planner::EmitProgram(graph, result);
   if (!bytes.ok()) {
     // The planner's plan is still judged: the emitter refusing it is only
@@ -239,13 +231,12 @@ PlannedGraphVerdict CheckPlannedGraph(const planner::Graph &graph,
   return CheckPlannedProgram(graph, result, options, std::move(*bytes));
 }
 
-PlannedGraphVerdict CheckPlannedProgram(const planner::Graph &graph,
-                                        const planner::PlanResult &result,
-                                        const planner::PlanOptions &options,
+PlannedGraphVerdict CheckPlannedProgram(const planner::Graph& graph,
+                                        const planner::PlanResult& result,
+                                        const planner::PlanOptions& options,
                                         std::vector<uint8_t> bytes) {
   PlannedGraphVerdict verdict;
-  if (!CheckPlannerSide(graph, result, &verdict))
-    return verdict;
+  if (!CheckPlannerSide(graph, result, &verdict)) return verdict;
   verdict.program = std::move(bytes);
   Result<Program> program =
       Program::Load(verdict.program.data(), verdict.program.size());
@@ -272,10 +263,9 @@ PlannedGraphVerdict CheckPlannedProgram(const planner::Graph &graph,
   return verdict;
 }
 
-Error CheckLoadedOnOwnDevices(const std::vector<uint8_t> &bytes) {
+Error CheckLoadedOnOwnDevices(const std::vector<uint8_t>& bytes) {
   Result<Program> program = Program::Load(bytes.data(), bytes.size());
-  if (!program.ok())
-    return program.error();
+  if (!program.ok()) return program.error();
   DeviceAllocatorRegistry registry;
   MEMPLAN_RETURN_IF_ERROR(registry.Register(std::make_shared<CpuAllocator>()));
   SimulatedDeviceOptions cuda;
@@ -285,20 +275,18 @@ Error CheckLoadedOnOwnDevices(const std::vector<uint8_t> &bytes) {
       registry.Register(std::make_shared<SimulatedDeviceAllocator>(cuda)));
   Result<LoadedMethod> method =
       LoadMethod(*program, program->method_name(0), registry);
-  if (!method.ok())
-    return method.error();
-  for (const LoadedTensor &tensor : method->tensors()) {
+  if (!method.ok()) return method.error();
+  for (const LoadedTensor& tensor : method->tensors()) {
     const std::string what = "value " + std::to_string(tensor.value_index);
     if (tensor.memory_id == 0 || tensor.memory_id > method->buffers().size()) {
       return Error(ErrorCode::kInternal, what + ": memory_id " +
                                              std::to_string(tensor.memory_id) +
                                              " has no buffer");
     }
-    const DeviceMemoryBuffer &buffer = method->buffers()[tensor.memory_id - 1];
+    const DeviceMemoryBuffer& buffer = method->buffers()[tensor.memory_id - 1];
     Result<std::shared_ptr<DeviceAllocator>> own =
         registry.Get(tensor.device.type);
-    if (!own.ok())
-      return own.error();
+    if (!own.ok()) return own.error();
     if (buffer.allocator() != *own || buffer.device() != tensor.device) {
       return Error(ErrorCode::kInternal,
                    what + " on " + tensor.device.ToString() +
@@ -319,5 +307,5 @@ Error CheckLoadedOnOwnDevices(const std::vector<uint8_t> &bytes) {
   return method->CheckTensorsInOwnBuffers();
 }
 
-} // namespace properties
-} // namespace memplan
+}  // namespace properties
+}  // namespace memplan

@@ -52,21 +52,21 @@ struct Mutant {
   size_t method;
   // The loader (Program::Load) must refuse it too.
   bool loader_refuses;
-  std::function<void(fb::ProgramT &)> plant;
+  std::function<void(fb::ProgramT&)> plant;
 };
 
-fs::path Runfile(const std::string &path) {
-  const char *srcdir = std::getenv("TEST_SRCDIR");
-  const char *workspace = std::getenv("TEST_WORKSPACE");
+fs::path Runfile(const std::string& path) {
+  const char* srcdir = std::getenv("TEST_SRCDIR");
+  const char* workspace = std::getenv("TEST_WORKSPACE");
   return fs::path(srcdir ? srcdir : ".") / (workspace ? workspace : "") / path;
 }
 
-std::vector<uint8_t> ReadBytes(const fs::path &path) {
+std::vector<uint8_t> ReadBytes(const fs::path& path) {
   std::ifstream in(path, std::ios::binary);
   return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
 }
 
-void AddJumpFalse(ProgramBuilder &b, int32_t cond, int32_t destination) {
+void AddJumpFalse(ProgramBuilder& b, int32_t cond, int32_t destination) {
   fb::JumpFalseCallT jump;
   jump.cond_value_index = cond;
   jump.destination_instruction = destination;
@@ -75,8 +75,8 @@ void AddJumpFalse(ProgramBuilder &b, int32_t cond, int32_t destination) {
   b.method().chains[0]->instructions.push_back(std::move(instruction));
 }
 
-void SetName(ProgramBuilder &b, int32_t value, const std::string &name) {
-  fb::TensorT &tensor = *b.method().values[value]->val.AsTensor();
+void SetName(ProgramBuilder& b, int32_t value, const std::string& name) {
+  fb::TensorT& tensor = *b.method().values[value]->val.AsTensor();
   if (!tensor.extra_tensor_info) {
     tensor.extra_tensor_info = std::make_unique<fb::ExtraTensorInfoT>();
   }
@@ -94,13 +94,13 @@ Subject LoopProgram() {
   int32_t t2 = b.AddPlannedTensor(kFloat, {4, 4}, cpu, 256);
   int32_t cond = b.AddPlannedTensor(fb::ScalarType::BOOL, {}, cpu, 320);
   int32_t op = b.AddOperator("aten::mul");
-  b.AddKernelCall(op, {x, x, w});      // 0
-  b.AddKernelCall(op, {w, x, u});      // 1: loop head reads w.
-  b.AddKernelCall(op, {u, u, t1});     // 2
-  b.AddKernelCall(op, {t1, t1, t2});   // 3
-  b.AddKernelCall(op, {t2, t2, cond}); // 4
-  AddJumpFalse(b, cond, 1);            // 5: back to 1.
-  b.AddKernelCall(op, {x, u, u});      // 6
+  b.AddKernelCall(op, {x, x, w});       // 0
+  b.AddKernelCall(op, {w, x, u});       // 1: loop head reads w.
+  b.AddKernelCall(op, {u, u, t1});      // 2
+  b.AddKernelCall(op, {t1, t1, t2});    // 3
+  b.AddKernelCall(op, {t2, t2, cond});  // 4
+  AddJumpFalse(b, cond, 1);             // 5: back to 1.
+  b.AddKernelCall(op, {x, u, u});       // 6
   b.SetInputs({x});
   b.SetOutputs({u});
   return {"builder/loop", b.Build()};
@@ -111,8 +111,8 @@ Subject ViewsProgram() {
   uint32_t cpu = b.AddBuffer(256);
   int32_t x = b.AddPlannedTensor(kFloat, {4, 4}, cpu, 0);
   int32_t h = b.AddPlannedTensor(kFloat, {4, 4}, cpu, 64);
-  int32_t hv = b.AddPlannedTensor(kFloat, {16}, cpu, 64); // View of h.
-  int32_t g = b.AddPlannedTensor(kFloat, {16}, cpu, 64);  // In place.
+  int32_t hv = b.AddPlannedTensor(kFloat, {16}, cpu, 64);  // View of h.
+  int32_t g = b.AddPlannedTensor(kFloat, {16}, cpu, 64);   // In place.
   int32_t y = b.AddPlannedTensor(kFloat, {16}, cpu, 128);
   b.AddKernelCall(b.AddOperator("aten::relu"), {x, h});
   b.AddKernelCall(b.AddOperator("executorch_prim::et_view", "default"),
@@ -145,7 +145,7 @@ Subject DevicesProgram() {
 // Two methods sharing a KV cache by its fully qualified name.
 Subject SharedStateProgram() {
   ProgramBuilder b;
-  for (const char *name : {"prefill", "decode"}) {
+  for (const char* name : {"prefill", "decode"}) {
     b.AddMethod(name);
     uint32_t cpu = b.AddBuffer(192);
     int32_t x = b.AddPlannedTensor(kFloat, {4, 4}, cpu, 0);
@@ -163,20 +163,18 @@ Subject SharedStateProgram() {
 std::vector<Subject> Subjects() {
   std::vector<Subject> subjects = {LoopProgram(), ViewsProgram(),
                                    DevicesProgram(), SharedStateProgram()};
-  for (const auto &entry : fs::directory_iterator(Runfile("examples/graphs"))) {
+  for (const auto& entry : fs::directory_iterator(Runfile("examples/graphs"))) {
     std::ifstream in(entry.path());
     std::string text{std::istreambuf_iterator<char>(in),
                      std::istreambuf_iterator<char>()};
     Result<planner::Graph> graph = planner::ParseGraph(text);
     EXPECT_TRUE(graph.ok()) << entry.path();
-    if (!graph.ok())
-      continue;
+    if (!graph.ok()) continue;
     planner::PlanOptions options;
     options.algorithms = {"greedy"};
     Result<planner::PlanResult> plan = planner::PlanGraph(*graph, options);
     EXPECT_TRUE(plan.ok()) << entry.path();
-    if (!plan.ok())
-      continue;
+    if (!plan.ok()) continue;
     Result<std::vector<uint8_t>> bytes = planner::EmitProgram(*graph, *plan);
     EXPECT_TRUE(bytes.ok()) << entry.path();
     if (bytes.ok()) {
@@ -184,10 +182,10 @@ std::vector<Subject> Subjects() {
           {"graph/" + entry.path().filename().string(), std::move(*bytes)});
     }
   }
-  const char *srcdir = std::getenv("TEST_SRCDIR");
+  const char* srcdir = std::getenv("TEST_SRCDIR");
   fs::path real = fs::path(srcdir ? srcdir : ".") / "shared_data/data/pte";
   if (fs::exists(real)) {
-    for (const auto &entry : fs::directory_iterator(real)) {
+    for (const auto& entry : fs::directory_iterator(real)) {
       subjects.push_back(
           {"pte/" + entry.path().filename().string(), ReadBytes(entry.path())});
     }
@@ -195,18 +193,18 @@ std::vector<Subject> Subjects() {
   return subjects;
 }
 
-fb::TensorT &TensorOf(fb::ProgramT &p, size_t m, int64_t v) {
+fb::TensorT& TensorOf(fb::ProgramT& p, size_t m, int64_t v) {
   return *p.execution_plan[m]->values[static_cast<size_t>(v)]->val.AsTensor();
 }
 
-int64_t ValueOf(const Allocation &a) { return std::stoll(a.id.substr(1)); }
+int64_t ValueOf(const Allocation& a) { return std::stoll(a.id.substr(1)); }
 
-void SetOffset(fb::TensorT &t, uint64_t offset) {
+void SetOffset(fb::TensorT& t, uint64_t offset) {
   t.allocation_info->memory_offset_low = static_cast<uint32_t>(offset);
   t.allocation_info->memory_offset_high = static_cast<uint32_t>(offset >> 32);
 }
 
-void SetDevice(fb::TensorT &t, Device device) {
+void SetDevice(fb::TensorT& t, Device device) {
   if (!t.extra_tensor_info) {
     t.extra_tensor_info = std::make_unique<fb::ExtraTensorInfoT>();
   }
@@ -215,65 +213,63 @@ void SetDevice(fb::TensorT &t, Device device) {
 }
 
 // Places `moved` on `onto`'s bytes.
-std::function<void(fb::ProgramT &)> MoveOnto(size_t m, const Allocation &moved,
-                                             const Allocation &onto) {
+std::function<void(fb::ProgramT&)> MoveOnto(size_t m, const Allocation& moved,
+                                            const Allocation& onto) {
   int64_t v = ValueOf(moved);
   uint32_t mem_id = static_cast<uint32_t>(onto.mem_id);
   uint64_t offset = static_cast<uint64_t>(onto.offset);
-  return [=](fb::ProgramT &p) {
-    fb::TensorT &t = TensorOf(p, m, v);
+  return [=](fb::ProgramT& p) {
+    fb::TensorT& t = TensorOf(p, m, v);
     t.allocation_info->memory_id = mem_id;
     SetOffset(t, offset);
   };
 }
 
-bool Movable(const Allocation &a) {
+bool Movable(const Allocation& a) {
   return !a.alias_of && a.size > 0 && a.kind != AllocationKind::kMutable;
 }
 
 // Every place each fault kind can go in `program`, whose plans are `plans`.
-std::vector<Mutant> MutantsOf(const fb::ProgramT &program,
-                              const std::vector<MethodPlan> &plans) {
+std::vector<Mutant> MutantsOf(const fb::ProgramT& program,
+                              const std::vector<MethodPlan>& plans) {
   std::vector<Mutant> mutants;
   const AliasOps alias_ops;
-  std::map<std::string, std::vector<std::pair<size_t, const Allocation *>>>
+  std::map<std::string, std::vector<std::pair<size_t, const Allocation*>>>
       shared;
   for (size_t m = 0; m < plans.size(); ++m) {
-    const fb::ExecutionPlanT &method = *program.execution_plan[m];
-    const Plan &plan = plans[m].plan;
-    std::map<int64_t, const Allocation *> by_value;
-    std::set<std::string> aliased; // Bases and members of alias families.
-    for (const Allocation &a : plan.allocations) {
+    const fb::ExecutionPlanT& method = *program.execution_plan[m];
+    const Plan& plan = plans[m].plan;
+    std::map<int64_t, const Allocation*> by_value;
+    std::set<std::string> aliased;  // Bases and members of alias families.
+    for (const Allocation& a : plan.allocations) {
       by_value[ValueOf(a)] = &a;
       if (a.alias_of) {
         aliased.insert(a.id);
         aliased.insert(*a.alias_of);
       }
-      if (a.shared_name)
-        shared[*a.shared_name].push_back({m, &a});
+      if (a.shared_name) shared[*a.shared_name].push_back({m, &a});
     }
-    auto planned = [&](int64_t v) -> const Allocation * {
+    auto planned = [&](int64_t v) -> const Allocation* {
       auto it = by_value.find(v);
       return it == by_value.end() ? nullptr : it->second;
     };
     std::vector<std::string> op_names;
-    for (const auto &op : method.operators)
-      op_names.push_back(op->name);
+    for (const auto& op : method.operators) op_names.push_back(op->name);
 
     // Linear last naming of each value (before loops widen anything).
     std::map<int64_t, int64_t> first_named, last_named;
     std::vector<std::pair<int64_t, int64_t>> loops;
     int64_t position = 0;
-    for (const auto &chain : method.chains) {
+    for (const auto& chain : method.chains) {
       const int64_t chain_start = position;
-      for (const auto &instruction : chain->instructions) {
-        if (const auto *call = instruction->instr_args.AsKernelCall()) {
+      for (const auto& instruction : chain->instructions) {
+        if (const auto* call = instruction->instr_args.AsKernelCall()) {
           for (int32_t arg : call->args) {
             first_named.emplace(arg, position);
             last_named[arg] = position;
           }
         }
-        if (const auto *jump = instruction->instr_args.AsJumpFalseCall()) {
+        if (const auto* jump = instruction->instr_args.AsJumpFalseCall()) {
           first_named.emplace(jump->cond_value_index, position);
           last_named[jump->cond_value_index] = position;
           if (chain_start + jump->destination_instruction <= position) {
@@ -290,24 +286,21 @@ std::vector<Mutant> MutantsOf(const fb::ProgramT &program,
     std::map<int64_t, std::vector<std::pair<size_t, size_t>>> aliasing;
     position = 0;
     for (size_t c = 0; c < method.chains.size(); ++c) {
-      const auto &chain = method.chains[c];
+      const auto& chain = method.chains[c];
       for (size_t k = 0; k < chain->instructions.size(); ++k, ++position) {
-        const fb::KernelCallT *call =
+        const fb::KernelCallT* call =
             chain->instructions[k]->instr_args.AsKernelCall();
-        if (call == nullptr || call->args.empty())
-          continue;
-        const std::string &op = op_names[call->op_index];
-        const Allocation *out = planned(call->args.back());
-        if (out == nullptr || out->size == 0)
-          continue;
+        if (call == nullptr || call->args.empty()) continue;
+        const std::string& op = op_names[call->op_index];
+        const Allocation* out = planned(call->args.back());
+        if (out == nullptr || out->size == 0) continue;
         if (alias_ops.RuleOf(op) != AliasRule::kNone) {
           aliasing[call->args.back()].emplace_back(c, k);
           continue;
         }
-        if (!Movable(*out) || aliased.count(out->id))
-          continue;
+        if (!Movable(*out) || aliased.count(out->id)) continue;
         for (size_t i = 0; i + 1 < call->args.size(); ++i) {
-          const Allocation *in = planned(call->args[i]);
+          const Allocation* in = planned(call->args[i]);
           if (in == nullptr || in == out || !Movable(*in) ||
               aliased.count(in->id) || out->size > in->size) {
             continue;
@@ -322,20 +315,19 @@ std::vector<Mutant> MutantsOf(const fb::ProgramT &program,
     }
     // A planner that takes a copy for a view: every instruction that made
     // this alias runs a copy instead, and the alias overlaps its base.
-    for (const auto &[value, instructions] : aliasing) {
-      const Allocation *out = planned(value);
-      if (out == nullptr || !out->alias_of)
-        continue;
+    for (const auto& [value, instructions] : aliasing) {
+      const Allocation* out = planned(value);
+      if (out == nullptr || !out->alias_of) continue;
       mutants.push_back(
           {"a \"view\" that is not a view operator",
            plans[m].name + " " + out->id, ViolationCode::kOverlap, m, false,
-           [m, instructions = instructions](fb::ProgramT &p) {
-             fb::ExecutionPlanT &meth = *p.execution_plan[m];
+           [m, instructions = instructions](fb::ProgramT& p) {
+             fb::ExecutionPlanT& meth = *p.execution_plan[m];
              auto copy = std::make_unique<fb::OperatorT>();
              copy->name = "aten::clone";
              copy->overload = "out";
              meth.operators.push_back(std::move(copy));
-             for (const auto &[c, k] : instructions) {
+             for (const auto& [c, k] : instructions) {
                meth.chains[c]
                    ->instructions[k]
                    ->instr_args.AsKernelCall()
@@ -346,10 +338,9 @@ std::vector<Mutant> MutantsOf(const fb::ProgramT &program,
 
     // Lifetime end off by one: a tensor first named where another is last
     // named, on its bytes (what a planner with half-open lifetimes does).
-    for (const Allocation &a : plan.allocations) {
-      if (!Movable(a) || aliased.count(a.id) || a.first_named < 0)
-        continue;
-      for (const Allocation &dying : plan.allocations) {
+    for (const Allocation& a : plan.allocations) {
+      if (!Movable(a) || aliased.count(a.id) || a.first_named < 0) continue;
+      for (const Allocation& dying : plan.allocations) {
         if (&dying == &a || !Movable(dying) || aliased.count(dying.id) ||
             dying.lifetime.last != a.first_named || a.size > dying.size) {
           continue;
@@ -365,15 +356,15 @@ std::vector<Mutant> MutantsOf(const fb::ProgramT &program,
     // A loop-carried value overwritten by a tensor of the loop body that,
     // in straight-line order, starts after its last use. Found from the
     // instructions alone, not from the lifetimes under test.
-    for (const auto &[head, tail] : loops) {
-      for (const Allocation &carried : plan.allocations) {
+    for (const auto& [head, tail] : loops) {
+      for (const Allocation& carried : plan.allocations) {
         const int64_t c = ValueOf(carried);
         if (!Movable(carried) || !first_named.count(c) ||
             first_named[c] >= head || last_named[c] < head ||
             last_named[c] >= tail) {
           continue;
         }
-        for (const Allocation &body : plan.allocations) {
+        for (const Allocation& body : plan.allocations) {
           const int64_t b = ValueOf(body);
           if (!Movable(body) || body.size > carried.size ||
               body.kind != AllocationKind::kPlain || !first_named.count(b) ||
@@ -388,19 +379,19 @@ std::vector<Mutant> MutantsOf(const fb::ProgramT &program,
       }
     }
 
-    for (const Allocation &a : plan.allocations) {
+    for (const Allocation& a : plan.allocations) {
       const int64_t v = ValueOf(a);
       const std::string where = plans[m].name + " " + a.id;
       mutants.push_back(
           {"offset high bits", where, ViolationCode::kBounds, m, true,
-           [m, v](fb::ProgramT &p) {
+           [m, v](fb::ProgramT& p) {
              TensorOf(p, m, v).allocation_info->memory_offset_high |= 1;
            }});
       if (a.size > 0) {
         const uint64_t end = static_cast<uint64_t>(
             method.non_const_buffer_sizes[static_cast<size_t>(a.mem_id)]);
         mutants.push_back({"past the end", where, ViolationCode::kBounds, m,
-                           true, [m, v, end](fb::ProgramT &p) {
+                           true, [m, v, end](fb::ProgramT& p) {
                              SetOffset(TensorOf(p, m, v), end);
                            }});
       }
@@ -408,16 +399,15 @@ std::vector<Mutant> MutantsOf(const fb::ProgramT &program,
           !aliased.count(a.id)) {
         const uint64_t offset = static_cast<uint64_t>(a.offset) + 1;
         mutants.push_back({"misaligned", where, ViolationCode::kAlignment, m,
-                           false, [m, v, offset](fb::ProgramT &p) {
+                           false, [m, v, offset](fb::ProgramT& p) {
                              SetOffset(TensorOf(p, m, v), offset);
                            }});
       }
-      if (!a.device)
-        continue;
+      if (!a.device) continue;
       if (a.device->is_cpu()) {
         mutants.push_back({"device mismatch: cuda tensor in a cpu buffer",
                            where, ViolationCode::kCrossDevice, m, true,
-                           [m, v](fb::ProgramT &p) {
+                           [m, v](fb::ProgramT& p) {
                              SetDevice(TensorOf(p, m, v), Device::Cuda(0));
                            }});
       } else {
@@ -425,12 +415,12 @@ std::vector<Mutant> MutantsOf(const fb::ProgramT &program,
         other.index = static_cast<DeviceIndex>(other.index + 1);
         mutants.push_back({"device mismatch: cpu tensor in a cuda buffer",
                            where, ViolationCode::kCrossDevice, m, true,
-                           [m, v](fb::ProgramT &p) {
+                           [m, v](fb::ProgramT& p) {
                              SetDevice(TensorOf(p, m, v), Device::Cpu());
                            }});
         mutants.push_back({"device mismatch: other cuda index", where,
                            ViolationCode::kCrossDevice, m, true,
-                           [m, v, other](fb::ProgramT &p) {
+                           [m, v, other](fb::ProgramT& p) {
                              SetDevice(TensorOf(p, m, v), other);
                            }});
       }
@@ -440,7 +430,7 @@ std::vector<Mutant> MutantsOf(const fb::ProgramT &program,
     const int32_t num_sizes =
         static_cast<int32_t>(method.non_const_buffer_sizes.size());
     auto add_entry = [m](int32_t index, fb::DeviceType type) {
-      return [m, index, type](fb::ProgramT &p) {
+      return [m, index, type](fb::ProgramT& p) {
         auto entry = std::make_unique<fb::NonConstBufferDeviceT>();
         entry->buffer_idx = index;
         entry->device_type = type;
@@ -460,7 +450,7 @@ std::vector<Mutant> MutantsOf(const fb::ProgramT &program,
                          ViolationCode::kBufferMap, m, true,
                          add_entry(1, static_cast<fb::DeviceType>(9))});
       mutants.push_back({"huge buffer", name, ViolationCode::kBounds, m, true,
-                         [m](fb::ProgramT &p) {
+                         [m](fb::ProgramT& p) {
                            p.execution_plan[m]->non_const_buffer_sizes[1] =
                                INT64_MAX;
                          }});
@@ -474,7 +464,7 @@ std::vector<Mutant> MutantsOf(const fb::ProgramT &program,
       mutants.push_back(
           {"device map: unknown device type",
            name + " entry " + std::to_string(e), ViolationCode::kBufferMap, m,
-           true, [m, e](fb::ProgramT &p) {
+           true, [m, e](fb::ProgramT& p) {
              p.execution_plan[m]->non_const_buffer_device[e]->device_type =
                  static_cast<fb::DeviceType>(9);
            }});
@@ -482,9 +472,8 @@ std::vector<Mutant> MutantsOf(const fb::ProgramT &program,
   }
 
   // Shared state moved in one method.
-  for (const auto &[state, places] : shared) {
-    if (places.size() < 2)
-      continue;
+  for (const auto& [state, places] : shared) {
+    if (places.size() < 2) continue;
     for (size_t i = 1; i < places.size(); ++i) {
       const auto [m, a] = places[i];
       const int64_t v = ValueOf(*a);
@@ -492,7 +481,7 @@ std::vector<Mutant> MutantsOf(const fb::ProgramT &program,
       mutants.push_back({"shared state moved in one method",
                          plans[m].name + " " + state,
                          ViolationCode::kSharedState, m, false,
-                         [m, v, offset](fb::ProgramT &p) {
+                         [m, v, offset](fb::ProgramT& p) {
                            SetOffset(TensorOf(p, m, v), offset);
                          }});
     }
@@ -500,20 +489,19 @@ std::vector<Mutant> MutantsOf(const fb::ProgramT &program,
   return mutants;
 }
 
-Result<std::vector<uint8_t>> Plant(const Subject &subject,
-                                   const Mutant &mutant) {
+Result<std::vector<uint8_t>> Plant(const Subject& subject,
+                                   const Mutant& mutant) {
   Result<ProgramBuilder> builder =
       ProgramBuilder::FromProgram(subject.bytes.data(), subject.bytes.size());
-  if (!builder.ok())
-    return builder.error();
+  if (!builder.ok()) return builder.error();
   mutant.plant(builder->program());
   return builder->Build();
 }
 
-bool LoadRefuses(const std::vector<uint8_t> &bytes) {
+bool LoadRefuses(const std::vector<uint8_t>& bytes) {
   std::vector<uint64_t> aligned((bytes.size() + 7) / 8);
   std::memcpy(aligned.data(), bytes.data(), bytes.size());
-  return !Program::Load(reinterpret_cast<const uint8_t *>(aligned.data()),
+  return !Program::Load(reinterpret_cast<const uint8_t*>(aligned.data()),
                         bytes.size())
               .ok();
 }
@@ -523,11 +511,10 @@ struct Command {
   std::string output;
 };
 
-Command RunCommand(const std::string &command) {
+Command RunCommand(const std::string& command) {
   Command result{-1, ""};
-  std::FILE *pipe = popen((command + " 2>&1").c_str(), "r");
-  if (pipe == nullptr)
-    return result;
+  std::FILE* pipe = popen((command + " 2>&1").c_str(), "r");
+  if (pipe == nullptr) return result;
   char chunk[4096];
   size_t n;
   while ((n = std::fread(chunk, 1, sizeof(chunk), pipe)) > 0) {
@@ -541,17 +528,17 @@ Command RunCommand(const std::string &command) {
 TEST(ProgramMutationTest,
      EveryPlantedFaultIsKilledAndNoProgramIsAccusedFalsely) {
   const std::vector<Subject> subjects = Subjects();
-  ASSERT_GE(subjects.size(), 9u); // 4 builder programs + 5 graphs.
-  std::map<std::string, std::pair<int, int>> kills; // kind -> killed, total.
+  ASSERT_GE(subjects.size(), 9u);  // 4 builder programs + 5 graphs.
+  std::map<std::string, std::pair<int, int>> kills;  // kind -> killed, total.
   std::map<std::string, std::pair<std::vector<uint8_t>, ViolationCode>> sample;
   int clean = 0;
-  for (const Subject &subject : subjects) {
+  for (const Subject& subject : subjects) {
     SCOPED_TRACE(subject.name);
     Result<std::vector<MethodPlan>> plans =
         ReadProgramPlans(subject.bytes.data(), subject.bytes.size());
     ASSERT_TRUE(plans.ok()) << plans.error().ToString();
     bool valid = true;
-    for (const Report &report : CheckMethods(*plans)) {
+    for (const Report& report : CheckMethods(*plans)) {
       EXPECT_TRUE(report.ok()) << "false positive:\n" << FormatText(report);
       valid = valid && report.ok();
     }
@@ -559,10 +546,10 @@ TEST(ProgramMutationTest,
     Result<ProgramBuilder> original =
         ProgramBuilder::FromProgram(subject.bytes.data(), subject.bytes.size());
     ASSERT_TRUE(original.ok()) << original.error().ToString();
-    for (const Mutant &mutant : MutantsOf(original->program(), *plans)) {
+    for (const Mutant& mutant : MutantsOf(original->program(), *plans)) {
       Result<std::vector<uint8_t>> bytes = Plant(subject, mutant);
       ASSERT_TRUE(bytes.ok()) << bytes.error().ToString();
-      auto &[killed, total] = kills[mutant.kind];
+      auto& [killed, total] = kills[mutant.kind];
       ++total;
       Result<std::vector<MethodPlan>> mutated =
           ReadProgramPlans(bytes->data(), bytes->size());
@@ -587,7 +574,7 @@ TEST(ProgramMutationTest,
     }
   }
   int killed_all = 0, total_all = 0;
-  for (const auto &[kind, counts] : kills) {
+  for (const auto& [kind, counts] : kills) {
     std::printf("%-48s %4d / %4d killed\n", kind.c_str(), counts.first,
                 counts.second);
     killed_all += counts.first;
@@ -597,18 +584,18 @@ TEST(ProgramMutationTest,
   std::printf("kill rate %d / %d; unmutated programs valid: %d / %zu\n",
               killed_all, total_all, clean, subjects.size());
   EXPECT_EQ(killed_all, total_all);
-  EXPECT_EQ(kills.size(), 16u); // Every kind has a place somewhere.
+  EXPECT_EQ(kills.size(), 16u);  // Every kind has a place somewhere.
 
   // The commands give the same verdicts.
   const std::string memplan = Runfile("tools/memplan").string();
-  const char *tmp = std::getenv("TEST_TMPDIR");
+  const char* tmp = std::getenv("TEST_TMPDIR");
   const fs::path dir = tmp ? tmp : fs::temp_directory_path().string();
   int n = 0;
-  for (const auto &[kind, mutant] : sample) {
+  for (const auto& [kind, mutant] : sample) {
     SCOPED_TRACE(kind);
     const fs::path file = dir / ("mutant" + std::to_string(n++) + ".pte");
     std::ofstream(file, std::ios::binary)
-        .write(reinterpret_cast<const char *>(mutant.first.data()),
+        .write(reinterpret_cast<const char*>(mutant.first.data()),
                static_cast<std::streamsize>(mutant.first.size()));
     const std::string code = ViolationCodeName(mutant.second);
     Command text = RunCommand(memplan + " verify " + file.string());
@@ -627,6 +614,6 @@ TEST(ProgramMutationTest,
   EXPECT_EQ(RunCommand(memplan + " verify " + garbage.string()).exit_code, 2);
 }
 
-} // namespace
-} // namespace properties
-} // namespace memplan
+}  // namespace
+}  // namespace properties
+}  // namespace memplan

@@ -1,14 +1,14 @@
 #include "properties/program_plan.h"
 
-#include "properties/alias_ops.h"
-#include "properties/control_flow.h"
-
 #include <algorithm>
 #include <numeric>
 #include <tuple>
 #include <unordered_map>
 #include <utility>
 #include <vector>
+
+#include "properties/alias_ops.h"
+#include "properties/control_flow.h"
 
 namespace memplan {
 namespace properties {
@@ -20,69 +20,65 @@ constexpr size_t kNotPlanned = static_cast<size_t>(-1);
 
 // Value indices an instruction names; lists expanded to their items.
 class NamedValues {
-public:
-  explicit NamedValues(const fb::ExecutionPlan &plan) : plan_(plan) {}
+ public:
+  explicit NamedValues(const fb::ExecutionPlan& plan) : plan_(plan) {}
 
-  void Collect(const fb::Instruction &instruction, std::vector<int64_t> *out) {
+  void Collect(const fb::Instruction& instruction, std::vector<int64_t>* out) {
     out->clear();
     switch (instruction.instr_args_type()) {
-    case fb::InstructionArguments::KernelCall:
-      if (const auto *call = instruction.instr_args_as_KernelCall()) {
-        AddList(call->args(), out);
-      }
-      break;
-    case fb::InstructionArguments::DelegateCall:
-      if (const auto *call = instruction.instr_args_as_DelegateCall()) {
-        AddList(call->args(), out);
-      }
-      break;
-    case fb::InstructionArguments::MoveCall:
-      if (const auto *call = instruction.instr_args_as_MoveCall()) {
-        Add(call->move_from(), out);
-        Add(call->move_to(), out);
-      }
-      break;
-    case fb::InstructionArguments::FreeCall:
-      if (const auto *call = instruction.instr_args_as_FreeCall()) {
-        Add(call->value_index(), out);
-      }
-      break;
-    case fb::InstructionArguments::JumpFalseCall:
-      if (const auto *call = instruction.instr_args_as_JumpFalseCall()) {
-        Add(call->cond_value_index(), out);
-      }
-      break;
-    default:
-      break;
+      case fb::InstructionArguments::KernelCall:
+        if (const auto* call = instruction.instr_args_as_KernelCall()) {
+          AddList(call->args(), out);
+        }
+        break;
+      case fb::InstructionArguments::DelegateCall:
+        if (const auto* call = instruction.instr_args_as_DelegateCall()) {
+          AddList(call->args(), out);
+        }
+        break;
+      case fb::InstructionArguments::MoveCall:
+        if (const auto* call = instruction.instr_args_as_MoveCall()) {
+          Add(call->move_from(), out);
+          Add(call->move_to(), out);
+        }
+        break;
+      case fb::InstructionArguments::FreeCall:
+        if (const auto* call = instruction.instr_args_as_FreeCall()) {
+          Add(call->value_index(), out);
+        }
+        break;
+      case fb::InstructionArguments::JumpFalseCall:
+        if (const auto* call = instruction.instr_args_as_JumpFalseCall()) {
+          Add(call->cond_value_index(), out);
+        }
+        break;
+      default:
+        break;
     }
   }
 
-  void AddList(const flatbuffers::Vector<int32_t> *list,
-               std::vector<int64_t> *out) const {
-    if (list == nullptr)
-      return;
-    for (int32_t index : *list)
-      Add(index, out);
+  void AddList(const flatbuffers::Vector<int32_t>* list,
+               std::vector<int64_t>* out) const {
+    if (list == nullptr) return;
+    for (int32_t index : *list) Add(index, out);
   }
 
   // Adds the value and, for a tensor list, its items (one level: lists
   // hold tensors, never lists).
-  void Add(int64_t index, std::vector<int64_t> *out) const {
-    const auto *values = plan_.values();
+  void Add(int64_t index, std::vector<int64_t>* out) const {
+    const auto* values = plan_.values();
     if (values == nullptr || index < 0 ||
         static_cast<uint64_t>(index) >= values->size()) {
       return;
     }
     out->push_back(index);
-    const fb::EValue *value = values->Get(static_cast<uint32_t>(index));
-    const flatbuffers::Vector<int32_t> *items = nullptr;
-    if (const auto *list = value->val_as_TensorList())
-      items = list->items();
-    if (const auto *list = value->val_as_OptionalTensorList()) {
+    const fb::EValue* value = values->Get(static_cast<uint32_t>(index));
+    const flatbuffers::Vector<int32_t>* items = nullptr;
+    if (const auto* list = value->val_as_TensorList()) items = list->items();
+    if (const auto* list = value->val_as_OptionalTensorList()) {
       items = list->items();
     }
-    if (items == nullptr)
-      return;
+    if (items == nullptr) return;
     for (int32_t item : *items) {
       if (item >= 0 && static_cast<uint64_t>(item) < values->size()) {
         out->push_back(item);
@@ -90,8 +86,8 @@ public:
     }
   }
 
-private:
-  const fb::ExecutionPlan &plan_;
+ private:
+  const fb::ExecutionPlan& plan_;
 };
 
 struct UnionFind {
@@ -100,14 +96,13 @@ struct UnionFind {
     std::iota(parent.begin(), parent.end(), 0);
   }
   size_t Find(size_t x) {
-    while (parent[x] != x)
-      x = parent[x] = parent[parent[x]];
+    while (parent[x] != x) x = parent[x] = parent[parent[x]];
     return x;
   }
   void Union(size_t a, size_t b) { parent[Find(a)] = Find(b); }
 };
 
-} // namespace
+}  // namespace
 
 std::string ProgramAllocationId(uint32_t value_index) {
   return "v" + std::to_string(value_index);
@@ -116,9 +111,8 @@ std::string ProgramAllocationId(uint32_t value_index) {
 namespace {
 
 // "aten::mul.out" from an Operator entry.
-std::string OperatorLabel(const fb::Operator *op) {
-  if (op == nullptr || op->name() == nullptr)
-    return "<unnamed operator>";
+std::string OperatorLabel(const fb::Operator* op) {
+  if (op == nullptr || op->name() == nullptr) return "<unnamed operator>";
   std::string label = op->name()->str();
   if (op->overload() != nullptr && op->overload()->size() > 0) {
     label += "." + op->overload()->str();
@@ -126,51 +120,34 @@ std::string OperatorLabel(const fb::Operator *op) {
   return label;
 }
 
-std::string InstructionLabel(const fb::ExecutionPlan &method,
-                             const fb::Instruction &instruction,
-                             const std::vector<std::string> &operator_labels,
-                             size_t chain, size_t k) {
-  std::string what;
+// What an instruction runs, as Plan::instruction_kinds indexes it: the
+// operators first (index = op_index), then the other kinds.
+uint32_t InstructionKind(const fb::Instruction& instruction,
+                         size_t num_operators) {
   switch (instruction.instr_args_type()) {
-  case fb::InstructionArguments::KernelCall: {
-    const auto *call = instruction.instr_args_as_KernelCall();
-    what = operator_labels[static_cast<size_t>(call->op_index())];
-    break;
+    case fb::InstructionArguments::KernelCall:
+      return static_cast<uint32_t>(
+          instruction.instr_args_as_KernelCall()->op_index());
+    case fb::InstructionArguments::DelegateCall:
+      return static_cast<uint32_t>(num_operators);
+    case fb::InstructionArguments::MoveCall:
+      return static_cast<uint32_t>(num_operators + 1);
+    case fb::InstructionArguments::JumpFalseCall:
+      return static_cast<uint32_t>(num_operators + 2);
+    case fb::InstructionArguments::FreeCall:
+      return static_cast<uint32_t>(num_operators + 3);
+    default:
+      return static_cast<uint32_t>(num_operators + 4);
   }
-  case fb::InstructionArguments::DelegateCall: {
-    const auto *call = instruction.instr_args_as_DelegateCall();
-    const auto *delegate =
-        method.delegates()->Get(static_cast<uint32_t>(call->delegate_index()));
-    what =
-        "delegate " + (delegate->id() ? delegate->id()->str()
-                                      : std::to_string(call->delegate_index()));
-    break;
-  }
-  case fb::InstructionArguments::MoveCall:
-    what = "move";
-    break;
-  case fb::InstructionArguments::JumpFalseCall:
-    what = "jump_false";
-    break;
-  case fb::InstructionArguments::FreeCall:
-    what = "free";
-    break;
-  default:
-    what = "instruction";
-    break;
-  }
-  return what + " at chains[" + std::to_string(chain) + "].instructions[" +
-         std::to_string(k) + "]";
 }
 
-} // namespace
+}  // namespace
 
-Result<Plan> PlanFromProgram(const Program &program, size_t method_index,
-                             const ProgramPlanOptions &options) {
+Result<Plan> PlanFromProgram(const Program& program, size_t method_index,
+                             const ProgramPlanOptions& options) {
   Result<MethodMeta> meta = program.method_meta(method_index);
-  if (!meta.ok())
-    return meta.error();
-  const fb::ExecutionPlan &method = *meta->plan();
+  if (!meta.ok()) return meta.error();
+  const fb::ExecutionPlan& method = *meta->plan();
   Plan plan;
 
   // Buffers as the file states them: a negative size or a broken device
@@ -182,8 +159,8 @@ Result<Plan> PlanFromProgram(const Program &program, size_t method_index,
          method.non_const_buffer_sizes()->Get(static_cast<uint32_t>(b + 1)),
          devices[b]});
   }
-  if (const auto *entries = method.non_const_buffer_device()) {
-    for (const fb::NonConstBufferDevice *entry : *entries) {
+  if (const auto* entries = method.non_const_buffer_device()) {
+    for (const fb::NonConstBufferDevice* entry : *entries) {
       plan.device_map.push_back({entry->buffer_idx(),
                                  static_cast<int>(entry->device_type()),
                                  entry->device_index()});
@@ -193,8 +170,8 @@ Result<Plan> PlanFromProgram(const Program &program, size_t method_index,
   const AliasOps alias_ops(options.alias_ops);
   std::vector<std::string> operator_labels;
   std::vector<AliasRule> operator_rules;
-  if (const auto *operators = method.operators()) {
-    for (const fb::Operator *op : *operators) {
+  if (const auto* operators = method.operators()) {
+    for (const fb::Operator* op : *operators) {
       operator_labels.push_back(OperatorLabel(op));
       operator_rules.push_back(op != nullptr && op->name() != nullptr
                                    ? alias_ops.RuleOf(op->name()->string_view())
@@ -232,99 +209,100 @@ Result<Plan> PlanFromProgram(const Program &program, size_t method_index,
   std::vector<int64_t> names;
   std::vector<std::pair<TimeValue, TimeValue>> loop_spans;
   TimeValue time = 0;
-  if (const auto *chains = method.chains()) {
+  if (const auto* chains = method.chains()) {
     for (size_t c = 0; c < chains->size(); ++c) {
-      const auto *instructions =
+      const auto* instructions =
           chains->Get(static_cast<uint32_t>(c))->instructions();
-      if (instructions == nullptr)
-        continue;
+      if (instructions == nullptr) continue;
       const TimeValue chain_start = time;
+      plan.chain_starts.push_back(chain_start);
       for (size_t k = 0; k < instructions->size(); ++k, ++time) {
-        const fb::Instruction &instruction =
+        const fb::Instruction& instruction =
             *instructions->Get(static_cast<uint32_t>(k));
-        plan.instruction_labels.push_back(
-            InstructionLabel(method, instruction, operator_labels, c, k));
+        plan.instruction_kind_of.push_back(
+            InstructionKind(instruction, operator_labels.size()));
         named.Collect(instruction, &names);
         for (int64_t v : names) {
           first[v] = std::min(first[v], time);
           last[v] = std::max(last[v], time);
         }
         switch (instruction.instr_args_type()) {
-        case fb::InstructionArguments::KernelCall: {
-          const auto *call = instruction.instr_args_as_KernelCall();
-          const AliasRule rule =
-              operator_rules[static_cast<size_t>(call->op_index())];
-          const auto *args = call->args();
-          if (rule == AliasRule::kNone || args == nullptr || args->size() < 2) {
-            break;
-          }
-          int64_t base = -1;
-          for (int32_t arg : *args) {
-            if (is_tensor(arg)) {
-              base = arg;
+          case fb::InstructionArguments::KernelCall: {
+            const auto* call = instruction.instr_args_as_KernelCall();
+            const AliasRule rule =
+                operator_rules[static_cast<size_t>(call->op_index())];
+            const auto* args = call->args();
+            if (rule == AliasRule::kNone || args == nullptr ||
+                args->size() < 2) {
               break;
             }
-          }
-          const int64_t out = args->Get(args->size() - 1);
-          if (base < 0 || out == base)
-            break;
-          const fb::EValue *out_value =
-              method.values()->Get(static_cast<uint32_t>(out));
-          if (const auto *list = out_value->val_as_TensorList()) {
-            if (list->items() != nullptr) {
-              for (int32_t item : *list->items())
-                relate(item, base, rule);
+            int64_t base = -1;
+            for (int32_t arg : *args) {
+              if (is_tensor(arg)) {
+                base = arg;
+                break;
+              }
             }
-          } else if (is_tensor(out)) {
-            relate(out, base, rule);
+            const int64_t out = args->Get(args->size() - 1);
+            if (base < 0 || out == base) break;
+            const fb::EValue* out_value =
+                method.values()->Get(static_cast<uint32_t>(out));
+            if (const auto* list = out_value->val_as_TensorList()) {
+              if (list->items() != nullptr) {
+                for (int32_t item : *list->items()) relate(item, base, rule);
+              }
+            } else if (is_tensor(out)) {
+              relate(out, base, rule);
+            }
+            break;
           }
-          break;
-        }
-        case fb::InstructionArguments::MoveCall: {
-          // Moving a value makes the destination name the source's
-          // storage; one storage only where the planner put both there.
-          const auto *move = instruction.instr_args_as_MoveCall();
-          const int64_t from = move->move_from(), to = move->move_to();
-          if (planned_of[from] != kNotPlanned &&
-              planned_of[to] != kNotPlanned &&
-              tensors[planned_of[from]].memory_id ==
-                  tensors[planned_of[to]].memory_id &&
-              tensors[planned_of[from]].offset ==
-                  tensors[planned_of[to]].offset) {
-            relate(to, from, AliasRule::kView);
+          case fb::InstructionArguments::MoveCall: {
+            // Moving a value makes the destination name the source's
+            // storage; one storage only where the planner put both there.
+            const auto* move = instruction.instr_args_as_MoveCall();
+            const int64_t from = move->move_from(), to = move->move_to();
+            if (planned_of[from] != kNotPlanned &&
+                planned_of[to] != kNotPlanned &&
+                tensors[planned_of[from]].memory_id ==
+                    tensors[planned_of[to]].memory_id &&
+                tensors[planned_of[from]].offset ==
+                    tensors[planned_of[to]].offset) {
+              relate(to, from, AliasRule::kView);
+            }
+            break;
           }
-          break;
-        }
-        case fb::InstructionArguments::JumpFalseCall: {
-          const auto *jump = instruction.instr_args_as_JumpFalseCall();
-          const TimeValue destination =
-              chain_start + jump->destination_instruction();
-          if (destination <= time)
-            loop_spans.emplace_back(destination, time);
-          break;
-        }
-        default:
-          break;
+          case fb::InstructionArguments::JumpFalseCall: {
+            const auto* jump = instruction.instr_args_as_JumpFalseCall();
+            const TimeValue destination =
+                chain_start + jump->destination_instruction();
+            if (destination <= time) loop_spans.emplace_back(destination, time);
+            break;
+          }
+          default:
+            break;
         }
       }
     }
   }
   const TimeValue end_time = std::max<TimeValue>(time - 1, 0);
   plan.end_time = end_time;
+  plan.instruction_kinds = std::move(operator_labels);
+  for (const char* kind :
+       {"delegate call", "move", "jump_false", "free", "instruction"}) {
+    plan.instruction_kinds.push_back(kind);
+  }
   const Loops loops(std::move(loop_spans), time);
 
   std::vector<bool> is_input(num_values, false), is_output(num_values, false);
   names.clear();
   named.AddList(method.inputs(), &names);
-  for (int64_t v : names)
-    is_input[v] = true;
+  for (int64_t v : names) is_input[v] = true;
   names.clear();
   named.AddList(method.outputs(), &names);
-  for (int64_t v : names)
-    is_output[v] = true;
+  for (int64_t v : names) is_output[v] = true;
 
   plan.allocations.reserve(tensors.size());
-  for (const PlannedTensor &t : tensors) {
+  for (const PlannedTensor& t : tensors) {
     const uint32_t v = t.value_index;
     Allocation a;
     a.id = ProgramAllocationId(v);
@@ -334,11 +312,11 @@ Result<Plan> PlanFromProgram(const Program &program, size_t method_index,
     a.offset = static_cast<Offset>(t.offset);
     a.size = static_cast<Offset>(t.nbytes);
     a.device = t.device;
-    const fb::Tensor *tensor = method.values()->Get(v)->val_as_Tensor();
+    const fb::Tensor* tensor = method.values()->Get(v)->val_as_Tensor();
     a.alignment = std::max<Offset>(
         static_cast<Offset>(ScalarTypeSize(tensor->scalar_type())),
         options.min_alignment);
-    if (const auto *extra = tensor->extra_tensor_info()) {
+    if (const auto* extra = tensor->extra_tensor_info()) {
       if (extra->fully_qualified_name() != nullptr &&
           extra->fully_qualified_name()->size() > 0) {
         a.shared_name = extra->fully_qualified_name()->str();
@@ -362,8 +340,7 @@ Result<Plan> PlanFromProgram(const Program &program, size_t method_index,
     } else if (is_output[v]) {
       a.kind = AllocationKind::kOutput;
     }
-    if (is_output[v])
-      a.lifetime.last = end_time;
+    if (is_output[v]) a.lifetime.last = end_time;
     if (t.data_buffer_idx > 0) {
       a.kind = AllocationKind::kMutable;
       a.lifetime = {0, end_time};
@@ -376,20 +353,18 @@ Result<Plan> PlanFromProgram(const Program &program, size_t method_index,
   // then the largest, the earliest, the lowest value index.
   std::unordered_map<size_t, size_t> base_of_group;
   auto rank = [&](size_t p) {
-    const Allocation &a = plan.allocations[p];
+    const Allocation& a = plan.allocations[p];
     return std::make_tuple(aliased_by[p] != AliasRule::kNone, -a.size,
                            a.lifetime.first, p);
   };
   for (size_t p = 0; p < tensors.size(); ++p) {
     auto [it, inserted] = base_of_group.emplace(storage.Find(p), p);
-    if (!inserted && rank(p) < rank(it->second))
-      it->second = p;
+    if (!inserted && rank(p) < rank(it->second)) it->second = p;
   }
   for (size_t p = 0; p < tensors.size(); ++p) {
     size_t base = base_of_group[storage.Find(p)];
-    if (base == p)
-      continue;
-    Allocation &a = plan.allocations[p];
+    if (base == p) continue;
+    Allocation& a = plan.allocations[p];
     a.alias_of = plan.allocations[base].id;
     if (a.kind != AllocationKind::kMutable) {
       a.kind = aliased_by[p] == AliasRule::kInPlace ? AllocationKind::kInPlace
@@ -399,5 +374,5 @@ Result<Plan> PlanFromProgram(const Program &program, size_t method_index,
   return plan;
 }
 
-} // namespace properties
-} // namespace memplan
+}  // namespace properties
+}  // namespace memplan

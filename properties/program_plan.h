@@ -43,11 +43,11 @@ struct ProgramPlanOptions {
   std::vector<std::string> alias_ops;
 };
 
-Result<Plan> PlanFromProgram(const Program &program, size_t method_index,
-                             const ProgramPlanOptions &options = {});
+Result<Plan> PlanFromProgram(const Program& program, size_t method_index,
+                             const ProgramPlanOptions& options = {});
 
 // Allocation ids are "v<value index>", e.g. "v12".
 std::string ProgramAllocationId(uint32_t value_index);
 
-} // namespace properties
-} // namespace memplan
+}  // namespace properties
+}  // namespace memplan

@@ -4,10 +4,10 @@
 #include <memory>
 #include <vector>
 
-#include "properties/check.h"
-#include "runtime/testing/program_builder.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "properties/check.h"
+#include "runtime/testing/program_builder.h"
 
 namespace memplan {
 namespace properties {
@@ -21,26 +21,24 @@ constexpr auto kFloat = fb::ScalarType::FLOAT;
 
 // Loads the builder's program and returns method 0's plan; the bytes live
 // in *bytes so that the Program may point into them.
-Result<Plan> PlanOf(const ProgramBuilder &builder, std::vector<uint8_t> *bytes,
-                    const ProgramPlanOptions &options = {}) {
+Result<Plan> PlanOf(const ProgramBuilder& builder, std::vector<uint8_t>* bytes,
+                    const ProgramPlanOptions& options = {}) {
   *bytes = builder.Build();
   // Read, as `memplan verify` does: plan faults reach the oracle.
   Result<Program> program = Program::Read(bytes->data(), bytes->size());
-  if (!program.ok())
-    return program.error();
+  if (!program.ok()) return program.error();
   return PlanFromProgram(*program, 0, options);
 }
 
-const Allocation &Find(const Plan &plan, int32_t value) {
-  for (const Allocation &a : plan.allocations) {
-    if (a.id == ProgramAllocationId(value))
-      return a;
+const Allocation& Find(const Plan& plan, int32_t value) {
+  for (const Allocation& a : plan.allocations) {
+    if (a.id == ProgramAllocationId(value)) return a;
   }
   ADD_FAILURE() << "no allocation for value " << value;
   return plan.allocations.front();
 }
 
-void AddMove(ProgramBuilder &builder, int32_t from, int32_t to) {
+void AddMove(ProgramBuilder& builder, int32_t from, int32_t to) {
   auto move = std::make_unique<fb::MoveCallT>();
   move->move_from = from;
   move->move_to = to;
@@ -56,10 +54,10 @@ TEST(ProgramPlanTest, LifetimesKindsAndAlignmentFromTheChain) {
   int32_t h = b.AddPlannedTensor(kFloat, {4, 4}, cpu, 64);
   int32_t y = b.AddPlannedTensor(kFloat, {4, 4}, cpu, 128);
   int32_t op = b.AddOperator("aten::relu");
-  b.AddKernelCall(op, {x, h}); // 0
-  b.AddKernelCall(op, {h, h}); // 1
-  b.AddKernelCall(op, {h, y}); // 2
-  b.AddKernelCall(op, {y, y}); // 3
+  b.AddKernelCall(op, {x, h});  // 0
+  b.AddKernelCall(op, {h, h});  // 1
+  b.AddKernelCall(op, {h, y});  // 2
+  b.AddKernelCall(op, {y, y});  // 3
   b.SetInputs({x});
   b.SetOutputs({y});
   std::vector<uint8_t> bytes;
@@ -77,7 +75,7 @@ TEST(ProgramPlanTest, LifetimesKindsAndAlignmentFromTheChain) {
   EXPECT_EQ(Find(*plan, y).kind, AllocationKind::kOutput);
   EXPECT_EQ(Find(*plan, y).lifetime.first, 2);
   EXPECT_EQ(Find(*plan, y).lifetime.last, 3);
-  EXPECT_EQ(Find(*plan, y).alignment, 4); // sizeof(float).
+  EXPECT_EQ(Find(*plan, y).alignment, 4);  // sizeof(float).
   EXPECT_EQ(Find(*plan, h).device, Device::Cpu());
   Report report = Check(*plan);
   EXPECT_TRUE(report.ok()) << FormatText(report);
@@ -88,18 +86,18 @@ TEST(ProgramPlanTest, ReuseAfterDeathIsValidButStackingLiveTensorsIsAnOverlap) {
   ProgramBuilder b;
   uint32_t cpu = b.AddBuffer(128);
   int32_t a = b.AddPlannedTensor(kFloat, {4, 4}, cpu, 0);
-  int32_t c = b.AddPlannedTensor(kFloat, {4, 4}, cpu, 0); // a's bytes.
+  int32_t c = b.AddPlannedTensor(kFloat, {4, 4}, cpu, 0);  // a's bytes.
   int32_t d = b.AddPlannedTensor(kFloat, {4, 4}, cpu, 64);
   int32_t op = b.AddOperator("aten::relu");
-  b.AddKernelCall(op, {a, d}); // 0: a dies here.
-  b.AddKernelCall(op, {d, c}); // 1: c reuses a's bytes.
+  b.AddKernelCall(op, {a, d});  // 0: a dies here.
+  b.AddKernelCall(op, {d, c});  // 1: c reuses a's bytes.
   std::vector<uint8_t> bytes;
   Result<Plan> plan = PlanOf(b, &bytes);
   ASSERT_TRUE(plan.ok()) << plan.error().ToString();
   EXPECT_FALSE(Find(*plan, c).alias_of.has_value());
   EXPECT_TRUE(Check(*plan).ok());
 
-  b.AddKernelCall(op, {a, d}); // 2: a is used again while c is live.
+  b.AddKernelCall(op, {a, d});  // 2: a is used again while c is live.
   plan = PlanOf(b, &bytes);
   ASSERT_TRUE(plan.ok());
   Report report = Check(*plan);
@@ -120,10 +118,10 @@ TEST(ProgramPlanTest, ViewOperatorsAndSamePlaceMovesMakeAliases) {
   int32_t half = b.AddPlannedTensor(kFloat, {8}, cpu, 0);
   int32_t moved = b.AddPlannedTensor(kFloat, {4, 4}, cpu, 0);
   int32_t op = b.AddOperator("executorch_prim::et_view", "default");
-  b.AddKernelCall(op, {base, view});  // 0
-  b.AddKernelCall(op, {view, half});  // 1
-  AddMove(b, view, moved);            // 2
-  b.AddKernelCall(op, {base, moved}); // 3
+  b.AddKernelCall(op, {base, view});   // 0
+  b.AddKernelCall(op, {view, half});   // 1
+  AddMove(b, view, moved);             // 2
+  b.AddKernelCall(op, {base, moved});  // 3
   std::vector<uint8_t> bytes;
   Result<Plan> plan = PlanOf(b, &bytes);
   ASSERT_TRUE(plan.ok()) << plan.error().ToString();
@@ -134,7 +132,7 @@ TEST(ProgramPlanTest, ViewOperatorsAndSamePlaceMovesMakeAliases) {
   EXPECT_EQ(Find(*plan, moved).kind, AllocationKind::kView);
   Report report = Check(*plan);
   EXPECT_TRUE(report.ok()) << FormatText(report);
-  EXPECT_EQ(report.buffers[0].lower_bound, 64u); // Only the base counts.
+  EXPECT_EQ(report.buffers[0].lower_bound, 64u);  // Only the base counts.
 }
 
 TEST(ProgramPlanTest, TensorListItemsAreLiveWhereTheListIsNamed) {
@@ -146,9 +144,9 @@ TEST(ProgramPlanTest, TensorListItemsAreLiveWhereTheListIsNamed) {
   int32_t list = b.AddTensorList({p, q});
   int32_t optional = b.AddOptionalTensorList({-1, q});
   int32_t op = b.AddOperator("aten::cat");
-  b.AddKernelCall(op, {p, p});          // 0
-  b.AddKernelCall(op, {list, out});     // 1
-  b.AddKernelCall(op, {optional, out}); // 2
+  b.AddKernelCall(op, {p, p});           // 0
+  b.AddKernelCall(op, {list, out});      // 1
+  b.AddKernelCall(op, {optional, out});  // 2
   std::vector<uint8_t> bytes;
   Result<Plan> plan = PlanOf(b, &bytes);
   ASSERT_TRUE(plan.ok()) << plan.error().ToString();
@@ -224,7 +222,7 @@ TEST(ProgramPlanTest, MissingMethodIsAnError) {
   EXPECT_FALSE(PlanFromProgram(*program, 5).ok());
 }
 
-void AddJumpFalse(ProgramBuilder &builder, int32_t cond, int32_t destination) {
+void AddJumpFalse(ProgramBuilder& builder, int32_t cond, int32_t destination) {
   fb::JumpFalseCallT jump;
   jump.cond_value_index = cond;
   jump.destination_instruction = destination;
@@ -236,13 +234,13 @@ void AddJumpFalse(ProgramBuilder &builder, int32_t cond, int32_t destination) {
 // The textbook planner bug: a kernel's output on its own live input's
 // bytes. Only a view or in-place operator may do that.
 TEST(ProgramPlanTest, OutputOverItsOwnInputIsAnOverlapUnlessTheOpAliases) {
-  for (const char *name :
+  for (const char* name :
        {"aten::mul", "aten::sigmoid", "cortex_m::quantize_per_tensor"}) {
     SCOPED_TRACE(name);
     ProgramBuilder b;
     uint32_t cpu = b.AddBuffer(64);
     int32_t x = b.AddPlannedTensor(kFloat, {4, 4}, cpu, 0);
-    int32_t y = b.AddPlannedTensor(kFloat, {4, 4}, cpu, 0); // x's bytes.
+    int32_t y = b.AddPlannedTensor(kFloat, {4, 4}, cpu, 0);  // x's bytes.
     b.AddKernelCall(b.AddOperator(name), {x, x, y});
     b.SetInputs({x});
     b.SetOutputs({y});
@@ -257,7 +255,7 @@ TEST(ProgramPlanTest, OutputOverItsOwnInputIsAnOverlapUnlessTheOpAliases) {
                           ".out at chains[0].instructions[0]"));
   }
   // An in-place ATen op, a view op, and a user-declared view op alias.
-  for (const char *name : {"aten::add_", "aten::view", "my_npu::reinterpret"}) {
+  for (const char* name : {"aten::add_", "aten::view", "my_npu::reinterpret"}) {
     SCOPED_TRACE(name);
     ProgramBuilder b;
     uint32_t cpu = b.AddBuffer(64);
@@ -295,9 +293,9 @@ TEST(ProgramPlanTest, SamePlaceTensorsAMoveDoesNotRelateStayApart) {
   uint32_t cpu = b.AddBuffer(128);
   int32_t x = b.AddPlannedTensor(kFloat, {4, 4}, cpu, 0);
   int32_t y = b.AddPlannedTensor(kFloat, {4, 4}, cpu, 64);
-  int32_t z = b.AddPlannedTensor(kFloat, {4, 4}, cpu, 0); // x's bytes.
-  b.AddKernelCall(b.AddOperator("aten::relu"), {x, z});   // 0: z over live x.
-  AddMove(b, x, y); // 1: different places: two allocations.
+  int32_t z = b.AddPlannedTensor(kFloat, {4, 4}, cpu, 0);  // x's bytes.
+  b.AddKernelCall(b.AddOperator("aten::relu"), {x, z});    // 0: z over live x.
+  AddMove(b, x, y);  // 1: different places: two allocations.
   std::vector<uint8_t> bytes;
   Result<Plan> plan = PlanOf(b, &bytes);
   ASSERT_TRUE(plan.ok());
@@ -309,7 +307,7 @@ TEST(ProgramPlanTest, SamePlaceTensorsAMoveDoesNotRelateStayApart) {
 // defined before it and read at the loop's first instruction in every
 // iteration, so t, written later in the body, must not take its bytes.
 TEST(ProgramPlanTest, ALoopCarriedValueLivesThroughTheWholeLoop) {
-  auto build = [](uint64_t t_offset, ProgramBuilder *b) {
+  auto build = [](uint64_t t_offset, ProgramBuilder* b) {
     uint32_t cpu = b->AddBuffer(320);
     int32_t w = b->AddPlannedTensor(kFloat, {4, 4}, cpu, 0);
     int32_t x = b->AddPlannedTensor(kFloat, {4, 4}, cpu, 64);
@@ -317,12 +315,12 @@ TEST(ProgramPlanTest, ALoopCarriedValueLivesThroughTheWholeLoop) {
     int32_t u = b->AddPlannedTensor(kFloat, {4, 4}, cpu, 192);
     int32_t cond = b->AddPlannedTensor(fb::ScalarType::BOOL, {}, cpu, 256);
     int32_t op = b->AddOperator("aten::mul");
-    b->AddKernelCall(op, {x, x, w});    // 0: w defined.
-    b->AddKernelCall(op, {w, x, u});    // 1: loop head reads w.
-    b->AddKernelCall(op, {u, u, t});    // 2
-    b->AddKernelCall(op, {t, t, cond}); // 3
-    AddJumpFalse(*b, cond, 1);          // 4: back to 1.
-    b->AddKernelCall(op, {x, x, u});    // 5
+    b->AddKernelCall(op, {x, x, w});     // 0: w defined.
+    b->AddKernelCall(op, {w, x, u});     // 1: loop head reads w.
+    b->AddKernelCall(op, {u, u, t});     // 2
+    b->AddKernelCall(op, {t, t, cond});  // 3
+    AddJumpFalse(*b, cond, 1);           // 4: back to 1.
+    b->AddKernelCall(op, {x, x, u});     // 5
     b->SetInputs({x});
     b->SetOutputs({u});
   };
@@ -333,8 +331,8 @@ TEST(ProgramPlanTest, ALoopCarriedValueLivesThroughTheWholeLoop) {
     Result<Plan> plan = PlanOf(b, &bytes);
     ASSERT_TRUE(plan.ok()) << plan.error().ToString();
     EXPECT_EQ(Find(*plan, 0).lifetime.first, 0);
-    EXPECT_EQ(Find(*plan, 0).lifetime.last, 4);  // Through the loop.
-    EXPECT_EQ(Find(*plan, 2).lifetime.first, 2); // Inside one iteration.
+    EXPECT_EQ(Find(*plan, 0).lifetime.last, 4);   // Through the loop.
+    EXPECT_EQ(Find(*plan, 2).lifetime.first, 2);  // Inside one iteration.
     EXPECT_EQ(Find(*plan, 2).lifetime.last, 3);
     Report report = Check(*plan);
     EXPECT_EQ(report.count(ViolationCode::kOverlap), 1u) << FormatText(report);
@@ -352,72 +350,72 @@ TEST(ProgramPlanTest, ALoopCarriedValueLivesThroughTheWholeLoop) {
 // Plan faults the loader refuses get their code from the oracle.
 TEST(ProgramPlanTest, PlanFaultsAreJudgedNotUnreadable) {
   struct Fault {
-    const char *name;
+    const char* name;
     ViolationCode code;
-    std::function<void(ProgramBuilder &)> plant;
+    std::function<void(ProgramBuilder&)> plant;
   };
-  auto tensor = [](ProgramBuilder &b, int v) -> fb::TensorT & {
+  auto tensor = [](ProgramBuilder& b, int v) -> fb::TensorT& {
     return *b.method().values[v]->val.AsTensor();
   };
   const std::vector<Fault> faults = {
       {"offset high bits", ViolationCode::kBounds,
-       [&](ProgramBuilder &b) {
+       [&](ProgramBuilder& b) {
          tensor(b, 0).allocation_info->memory_offset_high = 1;
        }},
       {"offset at or above 2^63", ViolationCode::kBounds,
-       [&](ProgramBuilder &b) {
+       [&](ProgramBuilder& b) {
          tensor(b, 0).allocation_info->memory_offset_high = 0x80000000u;
        }},
       {"past the end", ViolationCode::kBounds,
-       [&](ProgramBuilder &b) {
+       [&](ProgramBuilder& b) {
          tensor(b, 1).allocation_info->memory_offset_low = 56;
        }},
       {"memory_id out of range", ViolationCode::kBounds,
-       [&](ProgramBuilder &b) { tensor(b, 1).allocation_info->memory_id = 7; }},
+       [&](ProgramBuilder& b) { tensor(b, 1).allocation_info->memory_id = 7; }},
       {"memory_id 0", ViolationCode::kBounds,
-       [&](ProgramBuilder &b) { tensor(b, 0).allocation_info->memory_id = 0; }},
+       [&](ProgramBuilder& b) { tensor(b, 0).allocation_info->memory_id = 0; }},
       {"huge buffer", ViolationCode::kBounds,
-       [&](ProgramBuilder &b) {
+       [&](ProgramBuilder& b) {
          b.method().non_const_buffer_sizes[1] = INT64_MAX;
        }},
       {"cpu tensor in a cuda buffer", ViolationCode::kCrossDevice,
-       [&](ProgramBuilder &b) { tensor(b, 1).extra_tensor_info.reset(); }},
+       [&](ProgramBuilder& b) { tensor(b, 1).extra_tensor_info.reset(); }},
       {"cuda:1 tensor in a cuda:0 buffer", ViolationCode::kCrossDevice,
-       [&](ProgramBuilder &b) {
+       [&](ProgramBuilder& b) {
          tensor(b, 1).extra_tensor_info->device_index = 1;
        }},
       {"cuda tensor in the cpu buffer", ViolationCode::kCrossDevice,
-       [&](ProgramBuilder &b) {
+       [&](ProgramBuilder& b) {
          tensor(b, 0).extra_tensor_info =
              std::make_unique<fb::ExtraTensorInfoT>(
                  *tensor(b, 1).extra_tensor_info);
        }},
       {"device entry out of range", ViolationCode::kBufferMap,
-       [&](ProgramBuilder &b) {
+       [&](ProgramBuilder& b) {
          b.method().non_const_buffer_device[0]->buffer_idx = 3;
        }},
       {"device entry for index 0", ViolationCode::kBufferMap,
-       [&](ProgramBuilder &b) {
+       [&](ProgramBuilder& b) {
          b.method().non_const_buffer_device[0]->buffer_idx = 0;
        }},
       {"device entry duplicated", ViolationCode::kBufferMap,
-       [&](ProgramBuilder &b) {
+       [&](ProgramBuilder& b) {
          b.method().non_const_buffer_device.push_back(
              std::make_unique<fb::NonConstBufferDeviceT>(
                  *b.method().non_const_buffer_device[0]));
        }},
       {"device entry of unknown type", ViolationCode::kBufferMap,
-       [&](ProgramBuilder &b) {
+       [&](ProgramBuilder& b) {
          b.method().non_const_buffer_device[0]->device_type =
              static_cast<fb::DeviceType>(9);
        }},
       {"tensor of unknown device type", ViolationCode::kDeviceInfo,
-       [&](ProgramBuilder &b) {
+       [&](ProgramBuilder& b) {
          tensor(b, 1).extra_tensor_info->device_type =
              static_cast<fb::DeviceType>(7);
        }},
   };
-  for (const Fault &fault : faults) {
+  for (const Fault& fault : faults) {
     SCOPED_TRACE(fault.name);
     ProgramBuilder b;
     b.AddBuffer(64);
@@ -443,6 +441,6 @@ TEST(ProgramPlanTest, PlanFaultsAreJudgedNotUnreadable) {
   }
 }
 
-} // namespace
-} // namespace properties
-} // namespace memplan
+}  // namespace
+}  // namespace properties
+}  // namespace memplan

@@ -10,36 +10,31 @@
 namespace memplan {
 namespace properties {
 
-Result<std::vector<MethodPlan>>
-ReadProgramPlans(const uint8_t *data, size_t size,
-                 const ProgramPlanOptions &options, const std::string &method) {
+Result<std::vector<MethodPlan>> ReadProgramPlans(
+    const uint8_t* data, size_t size, const ProgramPlanOptions& options,
+    const std::string& method) {
   if (data == nullptr) {
     return Error(ErrorCode::kInvalidArgument, "program data is null");
   }
   if (IsBundledProgram(data, size)) {
-    Result<std::pair<const uint8_t *, size_t>> inner =
+    Result<std::pair<const uint8_t*, size_t>> inner =
         ExtractBundledProgram(data, size);
-    if (!inner.ok())
-      return inner.error();
+    if (!inner.ok()) return inner.error();
     data = inner->first;
     size = inner->second;
   }
   // The flatbuffer is read in place, so it must start 8-byte aligned.
   std::vector<uint64_t> aligned((size + 7) / 8);
-  if (size > 0)
-    std::memcpy(aligned.data(), data, size);
+  if (size > 0) std::memcpy(aligned.data(), data, size);
   Result<Program> program =
-      Program::Read(reinterpret_cast<const uint8_t *>(aligned.data()), size);
-  if (!program.ok())
-    return program.error();
+      Program::Read(reinterpret_cast<const uint8_t*>(aligned.data()), size);
+  if (!program.ok()) return program.error();
   std::vector<MethodPlan> plans;
   for (size_t m = 0; m < program->num_methods(); ++m) {
     std::string name = program->method_name(m);
-    if (!method.empty() && name != method)
-      continue;
+    if (!method.empty() && name != method) continue;
     Result<Plan> plan = PlanFromProgram(*program, m, options);
-    if (!plan.ok())
-      return plan.error();
+    if (!plan.ok()) return plan.error();
     plans.push_back({std::move(name), std::move(*plan)});
   }
   if (!method.empty() && plans.empty()) {
@@ -48,35 +43,32 @@ ReadProgramPlans(const uint8_t *data, size_t size,
   return plans;
 }
 
-std::vector<Report> CheckMethods(const std::vector<MethodPlan> &methods,
-                                 const CheckOptions &options) {
+std::vector<Report> CheckMethods(const std::vector<MethodPlan>& methods,
+                                 const CheckOptions& options) {
   std::vector<Report> reports;
   reports.reserve(methods.size());
-  for (const MethodPlan &method : methods) {
+  for (const MethodPlan& method : methods) {
     reports.push_back(Check(method.plan, options));
   }
   struct Place {
     size_t method;
-    const Allocation *allocation;
+    const Allocation* allocation;
   };
   std::unordered_map<std::string, Place> first_place;
   for (size_t m = 0; m < methods.size(); ++m) {
-    for (const Allocation &a : methods[m].plan.allocations) {
-      if (!a.shared_name)
-        continue;
+    for (const Allocation& a : methods[m].plan.allocations) {
+      if (!a.shared_name) continue;
       auto [it, inserted] = first_place.emplace(*a.shared_name, Place{m, &a});
-      if (inserted)
-        continue;
-      const Allocation &b = *it->second.allocation;
+      if (inserted) continue;
+      const Allocation& b = *it->second.allocation;
       if (a.mem_id == b.mem_id && a.offset == b.offset && a.size == b.size) {
         continue;
       }
-      Report &report = reports[m];
-      uint64_t &count =
+      Report& report = reports[m];
+      uint64_t& count =
           report.counts[static_cast<int>(ViolationCode::kSharedState)];
-      if (++count > options.max_violations_per_code)
-        continue;
-      auto place = [](const Allocation &x) {
+      if (++count > options.max_violations_per_code) continue;
+      auto place = [](const Allocation& x) {
         return x.id + " at buffer " + std::to_string(x.mem_id) + " offset " +
                std::to_string(x.offset) + " (" + std::to_string(x.size) +
                " bytes)";
@@ -91,5 +83,5 @@ std::vector<Report> CheckMethods(const std::vector<MethodPlan> &methods,
   return reports;
 }
 
-} // namespace properties
-} // namespace memplan
+}  // namespace properties
+}  // namespace memplan

@@ -22,24 +22,23 @@ namespace memplan {
 namespace properties {
 
 struct MethodPlan {
-  std::string name; // The execution plan's name.
+  std::string name;  // The execution plan's name.
   Plan plan;
 };
 
 // `data`: an ET12 program (.pte) or a bundled program (.bpte); any
 // alignment. `method`: only that method ("" for all; one that no method
 // has is kNotFound).
-Result<std::vector<MethodPlan>>
-ReadProgramPlans(const uint8_t *data, size_t size,
-                 const ProgramPlanOptions &options = {},
-                 const std::string &method = "");
+Result<std::vector<MethodPlan>> ReadProgramPlans(
+    const uint8_t* data, size_t size, const ProgramPlanOptions& options = {},
+    const std::string& method = "");
 
 // Check() of each method, plus `shared_state`: an allocation that carries a
 // shared name (a mutable buffer's fully qualified name) must have the same
 // (mem_id, offset, size) wherever it appears, in every method and within
 // one; each one that differs from the first is reported in its method.
-std::vector<Report> CheckMethods(const std::vector<MethodPlan> &methods,
-                                 const CheckOptions &options = {});
+std::vector<Report> CheckMethods(const std::vector<MethodPlan>& methods,
+                                 const CheckOptions& options = {});
 
-} // namespace properties
-} // namespace memplan
+}  // namespace properties
+}  // namespace memplan

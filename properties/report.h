@@ -29,20 +29,20 @@ inline constexpr int kNumViolationCodes = 9;
 
 // "overlap", "cross_device", "device_info", "bounds", "alignment",
 // "buffer_map", "lifetime", "alias", "shared_state".
-const char *ViolationCodeName(ViolationCode code);
+const char* ViolationCodeName(ViolationCode code);
 
 struct Violation {
   ViolationCode code = ViolationCode::kOverlap;
-  std::string message; // Names the allocations, lifetimes and byte ranges.
+  std::string message;  // Names the allocations, lifetimes and byte ranges.
 };
 
 // Quality of one buffer; reported, never a violation.
 struct BufferQuality {
   MemId mem_id = 0;
   Device device;
-  Offset size = 0;          // Planned (declared) bytes.
-  uint64_t lower_bound = 0; // Max over time of live bytes of non-aliases.
-  uint64_t high_water = 0;  // Max offset + size of its allocations.
+  Offset size = 0;           // Planned (declared) bytes.
+  uint64_t lower_bound = 0;  // Max over time of live bytes of non-aliases.
+  uint64_t high_water = 0;   // Max offset + size of its allocations.
   uint64_t num_allocations = 0;
   // size / lower_bound; absent when the lower bound is 0.
   std::optional<double> ratio() const;
@@ -63,10 +63,10 @@ struct Report {
 };
 
 // Violations first (grouped by code, with "... and N more"), then quality.
-std::string FormatText(const Report &report);
+std::string FormatText(const Report& report);
 // {"valid":..., "counts":{code:n}, "violations":[{code,message}],
 //  "buffers":[{mem_id,device,size,lower_bound,high_water,ratio,...}]}.
-std::string FormatJson(const Report &report);
+std::string FormatJson(const Report& report);
 
-} // namespace properties
-} // namespace memplan
+}  // namespace properties
+}  // namespace memplan

@@ -35,29 +35,29 @@ struct LoadedTensor {
   uint64_t offset = 0;
   uint64_t nbytes = 0;
   Device device;
-  void *data = nullptr;     // Inside buffers()[memory_id - 1].
-  bool initialized = false; // Initial data was copied in.
+  void* data = nullptr;      // Inside buffers()[memory_id - 1].
+  bool initialized = false;  // Initial data was copied in.
 };
 
 class LoadedMethod {
-public:
-  LoadedMethod(LoadedMethod &&) = default;
-  LoadedMethod &operator=(LoadedMethod &&) = default;
+ public:
+  LoadedMethod(LoadedMethod&&) = default;
+  LoadedMethod& operator=(LoadedMethod&&) = default;
 
-  const std::string &name() const { return name_; }
+  const std::string& name() const { return name_; }
   // Buffer i is memory_id i + 1.
-  const std::vector<DeviceMemoryBuffer> &buffers() const { return buffers_; }
-  const std::vector<LoadedTensor> &tensors() const { return tensors_; }
-  const HierarchicalAllocator &allocator() const { return allocator_; }
+  const std::vector<DeviceMemoryBuffer>& buffers() const { return buffers_; }
+  const std::vector<LoadedTensor>& tensors() const { return tensors_; }
+  const HierarchicalAllocator& allocator() const { return allocator_; }
 
   // Every tensor's [data, data + nbytes) lies inside its own buffer, and
   // the tensor's device is that buffer's device.
   Error CheckTensorsInOwnBuffers() const;
 
-private:
-  friend Result<LoadedMethod> LoadMethod(const Program &, const std::string &,
-                                         DeviceAllocatorRegistry &,
-                                         const LoaderOptions &);
+ private:
+  friend Result<LoadedMethod> LoadMethod(const Program&, const std::string&,
+                                         DeviceAllocatorRegistry&,
+                                         const LoaderOptions&);
   LoadedMethod() = default;
 
   std::string name_;
@@ -67,9 +67,9 @@ private:
 };
 
 // On any error everything allocated so far is freed before returning.
-Result<LoadedMethod> LoadMethod(const Program &program,
-                                const std::string &method,
-                                DeviceAllocatorRegistry &registry,
-                                const LoaderOptions &options = {});
+Result<LoadedMethod> LoadMethod(const Program& program,
+                                const std::string& method,
+                                DeviceAllocatorRegistry& registry,
+                                const LoaderOptions& options = {});
 
-} // namespace memplan
+}  // namespace memplan

@@ -5,12 +5,12 @@
 #include <string>
 #include <vector>
 
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
 #include "runtime/cpu_allocator.h"
 #include "runtime/program.h"
 #include "runtime/simulated_device_allocator.h"
 #include "runtime/testing/program_builder.h"
-#include "gmock/gmock.h"
-#include "gtest/gtest.h"
 
 namespace memplan {
 namespace {
@@ -27,7 +27,7 @@ constexpr uint64_t kCuda1Bytes = 256;
 
 // A CPU buffer, a cuda:0 buffer and a cuda:1 buffer, two tensors in each;
 // the second tensor on cuda:1 is mutable with an initial state.
-std::vector<uint8_t> ThreeDeviceProgram(std::vector<uint8_t> *initial_state) {
+std::vector<uint8_t> ThreeDeviceProgram(std::vector<uint8_t>* initial_state) {
   ProgramBuilder b;
   b.AddMethod("forward");
   uint32_t cpu = b.AddBuffer(kCpuBytes);
@@ -55,7 +55,7 @@ std::vector<uint8_t> ThreeDeviceProgram(std::vector<uint8_t> *initial_state) {
   uint32_t segment = b.AddSegment(payload);
   auto offsets = std::make_unique<fb::SubsegmentOffsetsT>();
   offsets->segment_index = segment;
-  offsets->offsets = {0, 0}; // Entry 0 is the "no data" placeholder.
+  offsets->offsets = {0, 0};  // Entry 0 is the "no data" placeholder.
   b.program().mutable_data_segments.push_back(std::move(offsets));
   int32_t op = b.AddOperator("aten::add");
   b.AddKernelCall(op, {a, c, d, e, f, g});
@@ -65,7 +65,7 @@ std::vector<uint8_t> ThreeDeviceProgram(std::vector<uint8_t> *initial_state) {
 }
 
 class LoaderTest : public ::testing::Test {
-protected:
+ protected:
   void SetUp() override {
     bytes_ = ThreeDeviceProgram(&initial_state_);
     Result<Program> program = Program::Load(bytes_.data(), bytes_.size());
@@ -98,7 +98,7 @@ TEST_F(LoaderTest, LoadsEachBufferOnItsDevice) {
   {
     Result<LoadedMethod> loaded = LoadMethod(*program_, "forward", registry);
     ASSERT_TRUE(loaded.ok()) << loaded.error().ToString();
-    const std::vector<DeviceMemoryBuffer> &buffers = loaded->buffers();
+    const std::vector<DeviceMemoryBuffer>& buffers = loaded->buffers();
     ASSERT_EQ(buffers.size(), 3u);
     EXPECT_EQ(buffers[0].device(), Device::Cpu());
     EXPECT_EQ(buffers[1].device(), Device::Cuda(0));
@@ -108,7 +108,7 @@ TEST_F(LoaderTest, LoadsEachBufferOnItsDevice) {
     EXPECT_EQ(buffers[2].size(), kCuda1Bytes);
     EXPECT_NE(buffers[0].data(), buffers[1].data());
     EXPECT_NE(buffers[1].data(), buffers[2].data());
-    for (const DeviceMemoryBuffer &buffer : buffers) {
+    for (const DeviceMemoryBuffer& buffer : buffers) {
       EXPECT_EQ(reinterpret_cast<uintptr_t>(buffer.data()) % 64, 0u);
     }
     // Each device's memory came from its own allocator.
@@ -117,11 +117,11 @@ TEST_F(LoaderTest, LoadsEachBufferOnItsDevice) {
     EXPECT_EQ(cuda->live_bytes(1), kCuda1Bytes);
 
     ASSERT_EQ(loaded->tensors().size(), 6u);
-    for (const LoadedTensor &tensor : loaded->tensors()) {
-      const DeviceMemoryBuffer &own = buffers[tensor.memory_id - 1];
+    for (const LoadedTensor& tensor : loaded->tensors()) {
+      const DeviceMemoryBuffer& own = buffers[tensor.memory_id - 1];
       EXPECT_EQ(tensor.device, own.device()) << tensor.value_index;
-      EXPECT_EQ(static_cast<char *>(tensor.data),
-                static_cast<char *>(own.data()) + tensor.offset);
+      EXPECT_EQ(static_cast<char*>(tensor.data),
+                static_cast<char*>(own.data()) + tensor.offset);
       EXPECT_LE(tensor.offset + tensor.nbytes, own.size());
     }
     EXPECT_TRUE(loaded->CheckTensorsInOwnBuffers().ok());
@@ -143,7 +143,7 @@ TEST_F(LoaderTest, CopiesInitialStateToTheDevice) {
   Result<LoadedMethod> loaded = LoadMethod(*program_, "forward", registry);
   ASSERT_TRUE(loaded.ok()) << loaded.error().ToString();
   EXPECT_EQ(cuda->stats().copy_host_to_device_calls, 1u);
-  const LoadedTensor &state = loaded->tensors()[5];
+  const LoadedTensor& state = loaded->tensors()[5];
   std::vector<uint8_t> on_device(state.nbytes);
   ASSERT_TRUE(loaded->buffers()[2]
                   .CopyToHost(state.offset, on_device.data(), state.nbytes)
@@ -167,7 +167,7 @@ TEST_F(LoaderTest, TamperedTensorPointerIsCaught) {
   Result<LoadedMethod> loaded = LoadMethod(*program_, "forward", registry);
   ASSERT_TRUE(loaded.ok());
   // The check must be able to fail: move one tensor into a foreign buffer.
-  LoadedTensor &d = const_cast<LoadedTensor &>(loaded->tensors()[2]);
+  LoadedTensor& d = const_cast<LoadedTensor&>(loaded->tensors()[2]);
   d.data = loaded->buffers()[2].data();
   Error check = loaded->CheckTensorsInOwnBuffers();
   EXPECT_EQ(check.code(), ErrorCode::kInternal);
@@ -208,7 +208,7 @@ TEST_F(LoaderTest, FailureAtEveryCallLeavesNothingBehind) {
       EXPECT_THAT(loaded.error().message(), HasSubstr("injected fault"));
       EXPECT_THAT(loaded.error().message(), HasSubstr("method 'forward'"));
       ++failures;
-      for (const auto &allocator : {cpu, cuda}) {
+      for (const auto& allocator : {cpu, cuda}) {
         EXPECT_TRUE(allocator->CheckNoLeaks().ok())
             << allocator->CheckNoLeaks().ToString();
         EXPECT_TRUE(allocator->CheckCanaries().ok());
@@ -317,5 +317,5 @@ TEST(LoaderLayoutTest, InitialDataWithoutMutableSegmentsIsAClearError) {
   EXPECT_TRUE(cuda->CheckNoLeaks().ok());
 }
 
-} // namespace
-} // namespace memplan
+}  // namespace
+}  // namespace memplan

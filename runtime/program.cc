@@ -12,21 +12,21 @@ namespace {
 
 namespace fb = executorch_flatbuffer;
 
-constexpr size_t kHeaderOffset = 8; // After root offset + file identifier.
+constexpr size_t kHeaderOffset = 8;  // After root offset + file identifier.
 constexpr uint32_t kMinHeaderLength = 24;
 constexpr char kHeaderMagic[4] = {'e', 'h', '0', '0'};
 
-uint32_t ReadLe32(const uint8_t *p) {
+uint32_t ReadLe32(const uint8_t* p) {
   return uint32_t{p[0]} | uint32_t{p[1]} << 8 | uint32_t{p[2]} << 16 |
          uint32_t{p[3]} << 24;
 }
 
-uint64_t ReadLe64(const uint8_t *p) {
+uint64_t ReadLe64(const uint8_t* p) {
   return uint64_t{ReadLe32(p)} | uint64_t{ReadLe32(p + 4)} << 32;
 }
 
 // Hostile bytes go into messages as \xNN unless printable ASCII.
-std::string Printable(const uint8_t *p, size_t n) {
+std::string Printable(const uint8_t* p, size_t n) {
   std::string out;
   for (size_t i = 0; i < n; ++i) {
     if (p[i] >= 0x20 && p[i] < 0x7F && p[i] != '"' && p[i] != '\\') {
@@ -43,9 +43,9 @@ Error Invalid(std::string message) {
   return Error(ErrorCode::kInvalidProgram, std::move(message));
 }
 
-} // namespace
+}  // namespace
 
-Result<ExtendedHeader> ParseExtendedHeader(const uint8_t *data, size_t size) {
+Result<ExtendedHeader> ParseExtendedHeader(const uint8_t* data, size_t size) {
   ExtendedHeader header;
   if (data == nullptr || size < kHeaderOffset + sizeof(kHeaderMagic) ||
       std::memcmp(data + kHeaderOffset, kHeaderMagic, sizeof(kHeaderMagic)) !=
@@ -82,49 +82,49 @@ Result<ExtendedHeader> ParseExtendedHeader(const uint8_t *data, size_t size) {
 
 size_t ScalarTypeSize(fb::ScalarType type) {
   switch (type) {
-  case fb::ScalarType::BYTE:
-  case fb::ScalarType::CHAR:
-  case fb::ScalarType::BOOL:
-  case fb::ScalarType::QINT8:
-  case fb::ScalarType::QUINT8:
-  case fb::ScalarType::QUINT4X2:
-  case fb::ScalarType::QUINT2X4:
-  case fb::ScalarType::FLOAT8E5M2:
-  case fb::ScalarType::FLOAT8E4M3FN:
-  case fb::ScalarType::FLOAT8E5M2FNUZ:
-  case fb::ScalarType::FLOAT8E4M3FNUZ:
-    return 1;
-  case fb::ScalarType::SHORT:
-  case fb::ScalarType::HALF:
-  case fb::ScalarType::BFLOAT16:
-  case fb::ScalarType::BITS16:
-  case fb::ScalarType::UINT16:
-    return 2;
-  case fb::ScalarType::INT:
-  case fb::ScalarType::FLOAT:
-  case fb::ScalarType::QINT32:
-  case fb::ScalarType::UINT32:
-    return 4;
-  case fb::ScalarType::LONG:
-  case fb::ScalarType::DOUBLE:
-  case fb::ScalarType::UINT64:
-    return 8;
+    case fb::ScalarType::BYTE:
+    case fb::ScalarType::CHAR:
+    case fb::ScalarType::BOOL:
+    case fb::ScalarType::QINT8:
+    case fb::ScalarType::QUINT8:
+    case fb::ScalarType::QUINT4X2:
+    case fb::ScalarType::QUINT2X4:
+    case fb::ScalarType::FLOAT8E5M2:
+    case fb::ScalarType::FLOAT8E4M3FN:
+    case fb::ScalarType::FLOAT8E5M2FNUZ:
+    case fb::ScalarType::FLOAT8E4M3FNUZ:
+      return 1;
+    case fb::ScalarType::SHORT:
+    case fb::ScalarType::HALF:
+    case fb::ScalarType::BFLOAT16:
+    case fb::ScalarType::BITS16:
+    case fb::ScalarType::UINT16:
+      return 2;
+    case fb::ScalarType::INT:
+    case fb::ScalarType::FLOAT:
+    case fb::ScalarType::QINT32:
+    case fb::ScalarType::UINT32:
+      return 4;
+    case fb::ScalarType::LONG:
+    case fb::ScalarType::DOUBLE:
+    case fb::ScalarType::UINT64:
+      return 8;
   }
   return 0;
 }
 
-Result<Program> Program::Load(const uint8_t *data, size_t size,
-                              const ProgramLimits &limits) {
+Result<Program> Program::Load(const uint8_t* data, size_t size,
+                              const ProgramLimits& limits) {
   return Open(data, size, limits, /*check_plan=*/true);
 }
 
-Result<Program> Program::Read(const uint8_t *data, size_t size,
-                              const ProgramLimits &limits) {
+Result<Program> Program::Read(const uint8_t* data, size_t size,
+                              const ProgramLimits& limits) {
   return Open(data, size, limits, /*check_plan=*/false);
 }
 
-Result<Program> Program::Open(const uint8_t *data, size_t size,
-                              const ProgramLimits &limits, bool check_plan) {
+Result<Program> Program::Open(const uint8_t* data, size_t size,
+                              const ProgramLimits& limits, bool check_plan) {
   if (data == nullptr) {
     return Error(ErrorCode::kInvalidArgument, "program data is null");
   }
@@ -142,8 +142,7 @@ Result<Program> Program::Open(const uint8_t *data, size_t size,
                    "\" at bytes [4, 8), must be \"ET12\"");
   }
   Result<ExtendedHeader> header = ParseExtendedHeader(data, size);
-  if (!header.ok())
-    return header.error();
+  if (!header.ok()) return header.error();
   uint64_t program_size = header->present ? header->program_size : size;
 
   flatbuffers::Verifier::Options options;
@@ -157,7 +156,7 @@ Result<Program> Program::Open(const uint8_t *data, size_t size,
                    std::to_string(limits.max_verifier_depth) + ", max_tables " +
                    std::to_string(limits.max_verifier_tables) + ")");
   }
-  const fb::Program *program = fb::GetProgram(data);
+  const fb::Program* program = fb::GetProgram(data);
   MEMPLAN_RETURN_IF_ERROR(
       ValidateProgram(*program, *header, size, limits,
                       check_plan ? ValidationScope::kStructureAndPlan
@@ -166,21 +165,20 @@ Result<Program> Program::Open(const uint8_t *data, size_t size,
 }
 
 size_t Program::num_methods() const {
-  const auto *plans = program_->execution_plan();
+  const auto* plans = program_->execution_plan();
   return plans == nullptr ? 0 : plans->size();
 }
 
 std::string Program::method_name(size_t index) const {
-  if (index >= num_methods())
-    return "";
-  const flatbuffers::String *name =
+  if (index >= num_methods()) return "";
+  const flatbuffers::String* name =
       program_->execution_plan()->Get(static_cast<uint32_t>(index))->name();
   return name == nullptr ? "" : name->str();
 }
 
-Result<MethodMeta> Program::method_meta(const std::string &name) const {
+Result<MethodMeta> Program::method_meta(const std::string& name) const {
   for (size_t i = 0; i < num_methods(); ++i) {
-    const flatbuffers::String *plan_name =
+    const flatbuffers::String* plan_name =
         program_->execution_plan()->Get(static_cast<uint32_t>(i))->name();
     if (plan_name != nullptr && plan_name->string_view() == name) {
       return method_meta(i);
@@ -203,19 +201,19 @@ Result<MethodMeta> Program::method_meta(size_t index) const {
       method_name(index));
 }
 
-Result<std::pair<const uint8_t *, uint64_t>>
-Program::segment(size_t index) const {
-  const auto *segments = program_->segments();
+Result<std::pair<const uint8_t*, uint64_t>> Program::segment(
+    size_t index) const {
+  const auto* segments = program_->segments();
   size_t n = segments == nullptr ? 0 : segments->size();
   if (index >= n) {
     return Error(ErrorCode::kNotFound,
                  "segments index " + std::to_string(index) + ", must be < " +
                      std::to_string(n) + " (len(segments))");
   }
-  const fb::DataSegment *seg = segments->Get(static_cast<uint32_t>(index));
+  const fb::DataSegment* seg = segments->Get(static_cast<uint32_t>(index));
   uint64_t base = header_.present ? header_.segment_base_offset : 0;
   // Load checked base + offset + size <= size_ without overflow.
   return std::make_pair(data_ + base + seg->offset(), seg->size());
 }
 
-} // namespace memplan
+}  // namespace memplan

@@ -36,25 +36,25 @@ ProgramBuilder ValidBuilder() {
   return b;
 }
 
-fb::TensorT &TensorAt(ProgramBuilder &b, int value) {
+fb::TensorT& TensorAt(ProgramBuilder& b, int value) {
   return *b.method().values[value]->val.AsTensor();
 }
 
-Error LoadError(const std::vector<uint8_t> &bytes,
-                const ProgramLimits &limits = {}) {
+Error LoadError(const std::vector<uint8_t>& bytes,
+                const ProgramLimits& limits = {}) {
   Result<Program> program = Program::Load(bytes.data(), bytes.size(), limits);
   return program.ok() ? Error::Ok() : program.error();
 }
 
 // Builds ValidBuilder(), applies `mutate`, loads, returns the error.
-Error MutatedError(const std::function<void(ProgramBuilder &)> &mutate,
-                   const ProgramLimits &limits = {}) {
+Error MutatedError(const std::function<void(ProgramBuilder&)>& mutate,
+                   const ProgramLimits& limits = {}) {
   ProgramBuilder b = ValidBuilder();
   mutate(b);
   return LoadError(b.Build(), limits);
 }
 
-void ExpectInvalid(const Error &error, const std::string &field) {
+void ExpectInvalid(const Error& error, const std::string& field) {
   EXPECT_EQ(error.code(), ErrorCode::kInvalidProgram) << error.ToString();
   EXPECT_THAT(error.message(), HasSubstr(field));
 }
@@ -93,18 +93,17 @@ TEST(ProgramHostileTest, TinyFile) {
 }
 
 TEST(ProgramHostileTest, OffsetHighBitsOverflow) {
-  ExpectInvalid(MutatedError([](ProgramBuilder &b) {
-                  TensorAt(b, 0).allocation_info->memory_offset_high =
-                      0xFFFFFFFF;
-                  TensorAt(b, 0).allocation_info->memory_offset_low =
-                      0xFFFFFFF0;
-                }),
-                "values[0].tensor.allocation_info: offset 18446744073709551600"
-                " + nbytes 64 must be <= 64");
+  ExpectInvalid(
+      MutatedError([](ProgramBuilder& b) {
+        TensorAt(b, 0).allocation_info->memory_offset_high = 0xFFFFFFFF;
+        TensorAt(b, 0).allocation_info->memory_offset_low = 0xFFFFFFF0;
+      }),
+      "values[0].tensor.allocation_info: offset 18446744073709551600"
+      " + nbytes 64 must be <= 64");
 }
 
 TEST(ProgramHostileTest, MemoryIdZeroIsReserved) {
-  ExpectInvalid(MutatedError([](ProgramBuilder &b) {
+  ExpectInvalid(MutatedError([](ProgramBuilder& b) {
                   TensorAt(b, 0).allocation_info->memory_id = 0;
                 }),
                 "execution_plan[0].values[0].tensor.allocation_info.memory_id "
@@ -112,7 +111,7 @@ TEST(ProgramHostileTest, MemoryIdZeroIsReserved) {
 }
 
 TEST(ProgramHostileTest, MemoryIdOutOfRange) {
-  ExpectInvalid(MutatedError([](ProgramBuilder &b) {
+  ExpectInvalid(MutatedError([](ProgramBuilder& b) {
                   TensorAt(b, 1).allocation_info->memory_id = 7;
                 }),
                 "values[1].tensor.allocation_info.memory_id = 7, must be in "
@@ -120,7 +119,7 @@ TEST(ProgramHostileTest, MemoryIdOutOfRange) {
 }
 
 TEST(ProgramHostileTest, TensorPastItsBufferEnd) {
-  ExpectInvalid(MutatedError([](ProgramBuilder &b) {
+  ExpectInvalid(MutatedError([](ProgramBuilder& b) {
                   TensorAt(b, 1).allocation_info->memory_offset_low = 56;
                 }),
                 "offset 56 + nbytes 16 must be <= 64 (non_const_buffer_sizes"
@@ -129,12 +128,12 @@ TEST(ProgramHostileTest, TensorPastItsBufferEnd) {
 
 TEST(ProgramHostileTest, NegativeTensorSize) {
   ExpectInvalid(
-      MutatedError([](ProgramBuilder &b) { TensorAt(b, 0).sizes[1] = -2; }),
+      MutatedError([](ProgramBuilder& b) { TensorAt(b, 0).sizes[1] = -2; }),
       "values[0].tensor.sizes[1] = -2, must be >= 0");
 }
 
 TEST(ProgramHostileTest, TensorByteSizeOverflow) {
-  ExpectInvalid(MutatedError([](ProgramBuilder &b) {
+  ExpectInvalid(MutatedError([](ProgramBuilder& b) {
                   TensorAt(b, 0).sizes = {1 << 30, 1 << 30, 1 << 30};
                   TensorAt(b, 0).dim_order = {0, 1, 2};
                 }),
@@ -143,18 +142,18 @@ TEST(ProgramHostileTest, TensorByteSizeOverflow) {
 }
 
 TEST(ProgramHostileTest, NegativeBufferSize) {
-  ExpectInvalid(MutatedError([](ProgramBuilder &b) {
+  ExpectInvalid(MutatedError([](ProgramBuilder& b) {
                   b.method().non_const_buffer_sizes[1] = -64;
                 }),
                 "non_const_buffer_sizes[1] = -64, must be >= 0");
 }
 
 TEST(ProgramHostileTest, DeviceEntryIndexOutOfRange) {
-  ExpectInvalid(MutatedError([](ProgramBuilder &b) {
+  ExpectInvalid(MutatedError([](ProgramBuilder& b) {
                   b.method().non_const_buffer_device[0]->buffer_idx = 3;
                 }),
                 "non_const_buffer_device[0].buffer_idx = 3, must be in [1, 3)");
-  ExpectInvalid(MutatedError([](ProgramBuilder &b) {
+  ExpectInvalid(MutatedError([](ProgramBuilder& b) {
                   b.method().non_const_buffer_device[0]->buffer_idx = 0;
                 }),
                 "non_const_buffer_device[0].buffer_idx = 0");
@@ -162,7 +161,7 @@ TEST(ProgramHostileTest, DeviceEntryIndexOutOfRange) {
 
 TEST(ProgramHostileTest, DeviceEntryDuplicated) {
   ExpectInvalid(
-      MutatedError([](ProgramBuilder &b) {
+      MutatedError([](ProgramBuilder& b) {
         auto dup = std::make_unique<fb::NonConstBufferDeviceT>(
             *b.method().non_const_buffer_device[0]);
         b.method().non_const_buffer_device.push_back(std::move(dup));
@@ -171,20 +170,20 @@ TEST(ProgramHostileTest, DeviceEntryDuplicated) {
 }
 
 TEST(ProgramHostileTest, DeviceEntryUnknownType) {
-  ExpectInvalid(MutatedError([](ProgramBuilder &b) {
+  ExpectInvalid(MutatedError([](ProgramBuilder& b) {
                   b.method().non_const_buffer_device[0]->device_type =
                       static_cast<fb::DeviceType>(9);
                 }),
                 "non_const_buffer_device[0].device_type = 9, must be a known "
                 "device type");
-  ExpectInvalid(MutatedError([](ProgramBuilder &b) {
+  ExpectInvalid(MutatedError([](ProgramBuilder& b) {
                   b.method().non_const_buffer_device[0]->device_index = -1;
                 }),
                 "non_const_buffer_device[0].device_index = -1, must be >= 0");
 }
 
 TEST(ProgramHostileTest, CpuTensorInsideCudaBuffer) {
-  ExpectInvalid(MutatedError([](ProgramBuilder &b) {
+  ExpectInvalid(MutatedError([](ProgramBuilder& b) {
                   TensorAt(b, 1).extra_tensor_info.reset();
                 }),
                 "values[1].tensor.allocation_info: tensor device cpu != "
@@ -192,14 +191,14 @@ TEST(ProgramHostileTest, CpuTensorInsideCudaBuffer) {
 }
 
 TEST(ProgramHostileTest, CudaTensorOnOtherIndexInsideCudaBuffer) {
-  ExpectInvalid(MutatedError([](ProgramBuilder &b) {
+  ExpectInvalid(MutatedError([](ProgramBuilder& b) {
                   TensorAt(b, 1).extra_tensor_info->device_index = 1;
                 }),
                 "tensor device cuda:1 != device cuda:0");
 }
 
 TEST(ProgramHostileTest, PlannedTensorWithoutPlannedBuffers) {
-  ExpectInvalid(MutatedError([](ProgramBuilder &b) {
+  ExpectInvalid(MutatedError([](ProgramBuilder& b) {
                   b.method().non_const_buffer_sizes = {0};
                   b.method().non_const_buffer_device.clear();
                 }),
@@ -209,34 +208,34 @@ TEST(ProgramHostileTest, PlannedTensorWithoutPlannedBuffers) {
 
 TEST(ProgramHostileTest, BufferTotalOverBudget) {
   ProgramLimits limits;
-  limits.max_planned_bytes = 100; // The program plans 128 bytes.
+  limits.max_planned_bytes = 100;  // The program plans 128 bytes.
   Error error = LoadError(ValidBuilder().Build(), limits);
   EXPECT_EQ(error.code(), ErrorCode::kResourceExhausted);
   EXPECT_THAT(error.message(), HasSubstr("ProgramLimits.max_planned_bytes"));
   // Sums that wrap around uint64 are caught too, with the default limits.
-  error = MutatedError([](ProgramBuilder &b) {
+  error = MutatedError([](ProgramBuilder& b) {
     b.method().non_const_buffer_sizes = {0, INT64_MAX, INT64_MAX, INT64_MAX};
   });
   EXPECT_EQ(error.code(), ErrorCode::kResourceExhausted) << error.ToString();
 }
 
 TEST(ProgramHostileTest, BadDimOrder) {
-  ExpectInvalid(MutatedError([](ProgramBuilder &b) {
+  ExpectInvalid(MutatedError([](ProgramBuilder& b) {
                   TensorAt(b, 0).dim_order = {1, 1};
                 }),
                 "values[0].tensor.dim_order[1] = 1, must be a permutation of "
                 "[0, 2)");
   ExpectInvalid(
-      MutatedError([](ProgramBuilder &b) { TensorAt(b, 0).dim_order = {0}; }),
+      MutatedError([](ProgramBuilder& b) { TensorAt(b, 0).dim_order = {0}; }),
       "values[0].tensor.dim_order: length = 1, must be 2");
-  ExpectInvalid(MutatedError([](ProgramBuilder &b) {
+  ExpectInvalid(MutatedError([](ProgramBuilder& b) {
                   TensorAt(b, 0).dim_order = {0, 5};
                 }),
                 "values[0].tensor.dim_order[1] = 5");
 }
 
 TEST(ProgramHostileTest, RankAboveLimit) {
-  ExpectInvalid(MutatedError([](ProgramBuilder &b) {
+  ExpectInvalid(MutatedError([](ProgramBuilder& b) {
                   TensorAt(b, 0).sizes.assign(17, 1);
                   TensorAt(b, 0).dim_order.clear();
                 }),
@@ -244,7 +243,7 @@ TEST(ProgramHostileTest, RankAboveLimit) {
 }
 
 TEST(ProgramHostileTest, UnknownScalarType) {
-  ExpectInvalid(MutatedError([](ProgramBuilder &b) {
+  ExpectInvalid(MutatedError([](ProgramBuilder& b) {
                   TensorAt(b, 0).scalar_type = static_cast<fb::ScalarType>(99);
                 }),
                 "values[0].tensor.scalar_type = 99, must be a known "
@@ -252,7 +251,7 @@ TEST(ProgramHostileTest, UnknownScalarType) {
 }
 
 TEST(ProgramHostileTest, NoneValueIsRefused) {
-  ExpectInvalid(MutatedError([](ProgramBuilder &b) {
+  ExpectInvalid(MutatedError([](ProgramBuilder& b) {
                   b.method().values[2]->val.Reset();
                 }),
                 "values[2].val_type = 0, must be a known KernelTypes kind");
@@ -260,7 +259,7 @@ TEST(ProgramHostileTest, NoneValueIsRefused) {
 
 TEST(ProgramHostileTest, ArgIndexOutOfRange) {
   ExpectInvalid(
-      MutatedError([](ProgramBuilder &b) {
+      MutatedError([](ProgramBuilder& b) {
         b.method()
             .chains[0]
             ->instructions[0]
@@ -269,7 +268,7 @@ TEST(ProgramHostileTest, ArgIndexOutOfRange) {
       }),
       "chains[0].instructions[0].kernel_call.args[1] = 3, must be in [0, 3) "
       "(len(values))");
-  ExpectInvalid(MutatedError([](ProgramBuilder &b) {
+  ExpectInvalid(MutatedError([](ProgramBuilder& b) {
                   b.method()
                       .chains[0]
                       ->instructions[0]
@@ -280,7 +279,7 @@ TEST(ProgramHostileTest, ArgIndexOutOfRange) {
 }
 
 TEST(ProgramHostileTest, OperatorIndexOutOfRange) {
-  ExpectInvalid(MutatedError([](ProgramBuilder &b) {
+  ExpectInvalid(MutatedError([](ProgramBuilder& b) {
                   b.method()
                       .chains[0]
                       ->instructions[0]
@@ -291,21 +290,21 @@ TEST(ProgramHostileTest, OperatorIndexOutOfRange) {
 }
 
 TEST(ProgramHostileTest, PlanInputsAndOutputsInRange) {
-  ExpectInvalid(MutatedError([](ProgramBuilder &b) {
+  ExpectInvalid(MutatedError([](ProgramBuilder& b) {
                   b.SetInputs({0, 9});
                 }),
                 "execution_plan[0].inputs[1] = 9, must be in [0, 3)");
-  ExpectInvalid(MutatedError([](ProgramBuilder &b) { b.SetOutputs({-4}); }),
+  ExpectInvalid(MutatedError([](ProgramBuilder& b) { b.SetOutputs({-4}); }),
                 "execution_plan[0].outputs[0] = -4");
 }
 
 TEST(ProgramHostileTest, TensorListNamingANonTensor) {
-  ExpectInvalid(MutatedError([](ProgramBuilder &b) {
+  ExpectInvalid(MutatedError([](ProgramBuilder& b) {
                   b.AddTensorList({0, 2});
                 }),
                 "values[3].tensor_list.items[1] = 2 names a Int value, must "
                 "name a Tensor");
-  ExpectInvalid(MutatedError([](ProgramBuilder &b) {
+  ExpectInvalid(MutatedError([](ProgramBuilder& b) {
                   b.AddOptionalTensorList({-1, 40});
                 }),
                 "values[3].optional_tensor_list.items[1] = 40, must be in "
@@ -313,47 +312,47 @@ TEST(ProgramHostileTest, TensorListNamingANonTensor) {
 }
 
 TEST(ProgramHostileTest, OtherInstructionIndices) {
-  ExpectInvalid(MutatedError([](ProgramBuilder &b) {
-                  fb::FreeCallT free_call;
-                  free_call.value_index = 2; // The Int.
-                  auto instr = std::make_unique<fb::InstructionT>();
-                  instr->instr_args.Set(std::move(free_call));
-                  b.method().chains[0]->instructions.push_back(
-                      std::move(instr));
-                }),
-                "instructions[1].free_call.value_index = 2 names a Int value");
-  ExpectInvalid(MutatedError([](ProgramBuilder &b) {
-                  fb::JumpFalseCallT jump;
-                  jump.cond_value_index = 2;
-                  jump.destination_instruction = 2;
-                  auto instr = std::make_unique<fb::InstructionT>();
-                  instr->instr_args.Set(std::move(jump));
-                  b.method().chains[0]->instructions.push_back(
-                      std::move(instr));
-                }),
-                "jump_false_call.destination_instruction = 2, must be in "
-                "[0, 2)");
-  ExpectInvalid(MutatedError([](ProgramBuilder &b) {
-                  fb::MoveCallT move;
-                  move.move_from = 0;
-                  move.move_to = 5;
-                  auto instr = std::make_unique<fb::InstructionT>();
-                  instr->instr_args.Set(std::move(move));
-                  b.method().chains[0]->instructions.push_back(
-                      std::move(instr));
-                }),
-                "move_call.move_to = 5");
-  ExpectInvalid(MutatedError([](ProgramBuilder &b) {
-                  fb::DelegateCallT call;
-                  call.delegate_index = 0;
-                  auto instr = std::make_unique<fb::InstructionT>();
-                  instr->instr_args.Set(std::move(call));
-                  b.method().chains[0]->instructions.push_back(
-                      std::move(instr));
-                }),
-                "delegate_call.delegate_index = 0, must be in [0, 0) "
-                "(len(delegates))");
-  ExpectInvalid(MutatedError([](ProgramBuilder &b) {
+  ExpectInvalid(
+      MutatedError([](ProgramBuilder& b) {
+        fb::FreeCallT free_call;
+        free_call.value_index = 2;  // The Int.
+        auto instr = std::make_unique<fb::InstructionT>();
+        instr->instr_args.Set(std::move(free_call));
+        b.method().chains[0]->instructions.push_back(std::move(instr));
+      }),
+      "instructions[1].free_call.value_index = 2 names a Int value");
+  ExpectInvalid(
+      MutatedError([](ProgramBuilder& b) {
+        fb::JumpFalseCallT jump;
+        jump.cond_value_index = 2;
+        jump.destination_instruction = 2;
+        auto instr = std::make_unique<fb::InstructionT>();
+        instr->instr_args.Set(std::move(jump));
+        b.method().chains[0]->instructions.push_back(std::move(instr));
+      }),
+      "jump_false_call.destination_instruction = 2, must be in "
+      "[0, 2)");
+  ExpectInvalid(
+      MutatedError([](ProgramBuilder& b) {
+        fb::MoveCallT move;
+        move.move_from = 0;
+        move.move_to = 5;
+        auto instr = std::make_unique<fb::InstructionT>();
+        instr->instr_args.Set(std::move(move));
+        b.method().chains[0]->instructions.push_back(std::move(instr));
+      }),
+      "move_call.move_to = 5");
+  ExpectInvalid(
+      MutatedError([](ProgramBuilder& b) {
+        fb::DelegateCallT call;
+        call.delegate_index = 0;
+        auto instr = std::make_unique<fb::InstructionT>();
+        instr->instr_args.Set(std::move(call));
+        b.method().chains[0]->instructions.push_back(std::move(instr));
+      }),
+      "delegate_call.delegate_index = 0, must be in [0, 0) "
+      "(len(delegates))");
+  ExpectInvalid(MutatedError([](ProgramBuilder& b) {
                   b.method().chains[0]->inputs = {3};
                 }),
                 "chains[0].inputs[0] = 3");
@@ -371,7 +370,7 @@ TEST(ProgramHostileTest, SegmentOutsideTheFile) {
 }
 
 TEST(ProgramHostileTest, ConstantSegmentIndexOutOfRange) {
-  ExpectInvalid(MutatedError([](ProgramBuilder &b) {
+  ExpectInvalid(MutatedError([](ProgramBuilder& b) {
                   b.program().constant_segment =
                       std::make_unique<fb::SubsegmentOffsetsT>();
                   b.program().constant_segment->segment_index = 0;
@@ -382,7 +381,7 @@ TEST(ProgramHostileTest, ConstantSegmentIndexOutOfRange) {
 }
 
 TEST(ProgramHostileTest, DataBufferIndexOutOfRange) {
-  ExpectInvalid(MutatedError([](ProgramBuilder &b) {
+  ExpectInvalid(MutatedError([](ProgramBuilder& b) {
                   TensorSpec constant;
                   constant.sizes = {2};
                   constant.data_buffer_idx = 4;
@@ -397,10 +396,10 @@ TEST(ProgramHostileTest, ExtendedHeaderLies) {
   b.AddSegment({1, 2, 3, 4});
   std::vector<uint8_t> bytes = b.Build();
   std::vector<uint8_t> big = bytes;
-  big[16 + 7] = 0x7F; // program_size far past the file.
+  big[16 + 7] = 0x7F;  // program_size far past the file.
   ExpectInvalid(LoadError(big), "extended_header.program_size");
   std::vector<uint8_t> below = bytes;
-  std::memset(below.data() + 24, 0, 8); // segment base 0 < program_size.
+  std::memset(below.data() + 24, 0, 8);  // segment base 0 < program_size.
   ExpectInvalid(LoadError(below), "extended_header.segment_base_offset = 0");
   std::vector<uint8_t> length = bytes;
   length[12] = 8;
@@ -422,14 +421,13 @@ TEST(ProgramHostileTest, SingleByteFlipsNeverCrash) {
       std::vector<uint8_t> mutated = bytes;
       mutated[i] ^= flip;
       Result<Program> program = Program::Load(mutated.data(), mutated.size());
-      if (!program.ok())
-        continue;
+      if (!program.ok()) continue;
       ++loaded;
       // Whatever loaded must be readable end to end.
       for (size_t m = 0; m < program->num_methods(); ++m) {
         Result<MethodMeta> meta = program->method_meta(m);
         ASSERT_TRUE(meta.ok());
-        for (const PlannedTensor &t : meta->planned_tensors()) {
+        for (const PlannedTensor& t : meta->planned_tensors()) {
           Result<uint64_t> size =
               meta->memory_planned_buffer_size(t.memory_id - 1);
           ASSERT_TRUE(size.ok());
@@ -446,64 +444,64 @@ TEST(ProgramHostileTest, SingleByteFlipsNeverCrash) {
 // that Program::Load refuses, and the loader still refuses to load it.
 TEST(ProgramHostileTest, ReadKeepsPlanFaultsForTheOracle) {
   const std::vector<
-      std::pair<const char *, std::function<void(ProgramBuilder &)>>>
+      std::pair<const char*, std::function<void(ProgramBuilder&)>>>
       faults = {
           {"offset high bits",
-           [](ProgramBuilder &b) {
+           [](ProgramBuilder& b) {
              TensorAt(b, 0).allocation_info->memory_offset_high = 0xFFFFFFFF;
            }},
           {"memory_id 0",
-           [](ProgramBuilder &b) {
+           [](ProgramBuilder& b) {
              TensorAt(b, 0).allocation_info->memory_id = 0;
            }},
           {"memory_id out of range",
-           [](ProgramBuilder &b) {
+           [](ProgramBuilder& b) {
              TensorAt(b, 1).allocation_info->memory_id = 7;
            }},
           {"past the end",
-           [](ProgramBuilder &b) {
+           [](ProgramBuilder& b) {
              TensorAt(b, 1).allocation_info->memory_offset_low = 56;
            }},
           {"negative buffer size",
-           [](ProgramBuilder &b) {
+           [](ProgramBuilder& b) {
              b.method().non_const_buffer_sizes[1] = -64;
            }},
           {"huge buffer",
-           [](ProgramBuilder &b) {
+           [](ProgramBuilder& b) {
              b.method().non_const_buffer_sizes[1] = INT64_MAX;
            }},
           {"device entry out of range",
-           [](ProgramBuilder &b) {
+           [](ProgramBuilder& b) {
              b.method().non_const_buffer_device[0]->buffer_idx = 3;
            }},
           {"device entry for index 0",
-           [](ProgramBuilder &b) {
+           [](ProgramBuilder& b) {
              b.method().non_const_buffer_device[0]->buffer_idx = 0;
            }},
           {"device entry duplicated",
-           [](ProgramBuilder &b) {
+           [](ProgramBuilder& b) {
              auto dup = std::make_unique<fb::NonConstBufferDeviceT>(
                  *b.method().non_const_buffer_device[0]);
              b.method().non_const_buffer_device.push_back(std::move(dup));
            }},
           {"device entry of unknown type",
-           [](ProgramBuilder &b) {
+           [](ProgramBuilder& b) {
              b.method().non_const_buffer_device[0]->device_type =
                  static_cast<fb::DeviceType>(9);
            }},
           {"cpu tensor in a cuda buffer",
-           [](ProgramBuilder &b) { TensorAt(b, 1).extra_tensor_info.reset(); }},
+           [](ProgramBuilder& b) { TensorAt(b, 1).extra_tensor_info.reset(); }},
           {"cuda:1 tensor in a cuda:0 buffer",
-           [](ProgramBuilder &b) {
+           [](ProgramBuilder& b) {
              TensorAt(b, 1).extra_tensor_info->device_index = 1;
            }},
           {"tensor of unknown device type",
-           [](ProgramBuilder &b) {
+           [](ProgramBuilder& b) {
              TensorAt(b, 1).extra_tensor_info->device_type =
                  static_cast<fb::DeviceType>(7);
            }},
       };
-  for (const auto &[name, plant] : faults) {
+  for (const auto& [name, plant] : faults) {
     SCOPED_TRACE(name);
     ProgramBuilder b = ValidBuilder();
     plant(b);
@@ -523,5 +521,5 @@ TEST(ProgramHostileTest, ReadKeepsPlanFaultsForTheOracle) {
   EXPECT_THAT(read.error().message(), HasSubstr("kernel_call.args[0] = 99"));
 }
 
-} // namespace
-} // namespace memplan
+}  // namespace
+}  // namespace memplan

@@ -21,8 +21,8 @@ std::string Str(int64_t v) { return std::to_string(v); }
 std::string Str(uint64_t v) { return std::to_string(v); }
 
 // "<path> = <value>, must be in [0, <bound>) (<bound_name>)".
-Error OutOfRange(const std::string &path, int64_t value, uint64_t bound,
-                 const char *bound_name) {
+Error OutOfRange(const std::string& path, int64_t value, uint64_t bound,
+                 const char* bound_name) {
   return Invalid(path + " = " + Str(value) + ", must be in [0, " + Str(bound) +
                  ") (" + bound_name + ")");
 }
@@ -31,19 +31,21 @@ bool InRange(int64_t value, uint64_t bound) {
   return value >= 0 && static_cast<uint64_t>(value) < bound;
 }
 
-template <typename T> uint64_t Len(const flatbuffers::Vector<T> *v) {
+template <typename T>
+uint64_t Len(const flatbuffers::Vector<T>* v) {
   return v == nullptr ? 0 : v->size();
 }
 
 // flatbuffers 2.0.8's Verifier checks only that a vector's length prefix is
 // 4-aligned; 8-byte elements are read in place, so they must be 8-aligned
 // too (Program::Load already requires the buffer itself to be 8-aligned).
-template <typename T> bool ElementsAligned(const flatbuffers::Vector<T> *v) {
+template <typename T>
+bool ElementsAligned(const flatbuffers::Vector<T>* v) {
   return v == nullptr ||
          reinterpret_cast<uintptr_t>(v->Data()) % alignof(T) == 0;
 }
 
-Error Misaligned(const std::string &path, size_t alignment) {
+Error Misaligned(const std::string& path, size_t alignment) {
   return Invalid(path + ": vector data is not " + std::to_string(alignment) +
                  "-byte aligned in the file");
 }
@@ -57,16 +59,16 @@ Device ToDevice(fb::DeviceType type, int8_t index) {
 template <typename PathFn>
 Error CheckDevice(PathFn path, fb::DeviceType type, int8_t index) {
   switch (CheckDeviceFields(static_cast<int>(type), index)) {
-  case DeviceFault::kUnknownType:
-    return Invalid(path() +
-                   ".device_type = " + Str(int64_t{static_cast<int>(type)}) +
-                   ", must be a known device type (< " +
-                   Str(int64_t{kNumDeviceTypes}) + ")");
-  case DeviceFault::kNegativeIndex:
-    return Invalid(path() + ".device_index = " + Str(int64_t{index}) +
-                   ", must be >= 0");
-  case DeviceFault::kNone:
-    break;
+    case DeviceFault::kUnknownType:
+      return Invalid(path() +
+                     ".device_type = " + Str(int64_t{static_cast<int>(type)}) +
+                     ", must be a known device type (< " +
+                     Str(int64_t{kNumDeviceTypes}) + ")");
+    case DeviceFault::kNegativeIndex:
+      return Invalid(path() + ".device_index = " + Str(int64_t{index}) +
+                     ", must be >= 0");
+    case DeviceFault::kNone:
+      break;
   }
   return Error::Ok();
 }
@@ -74,14 +76,17 @@ Error CheckDevice(PathFn path, fb::DeviceType type, int8_t index) {
 // Validates one execution plan; holds the per-plan tables the value and
 // instruction checks consult (buffer devices), sized by the buffer count.
 class PlanValidator {
-public:
-  PlanValidator(const fb::Program &program, const fb::ExecutionPlan &plan,
-                size_t plan_index, const ProgramLimits &limits,
+ public:
+  PlanValidator(const fb::Program& program, const fb::ExecutionPlan& plan,
+                size_t plan_index, const ProgramLimits& limits,
                 ValidationScope scope)
-      : program_(program), plan_(plan), limits_(limits),
+      : program_(program),
+        plan_(plan),
+        limits_(limits),
         check_plan_(scope == ValidationScope::kStructureAndPlan),
         prefix_("execution_plan[" + std::to_string(plan_index) + "]"),
-        values_(plan.values()), num_values_(Len(plan.values())) {}
+        values_(plan.values()),
+        num_values_(Len(plan.values())) {}
 
   Error Run() {
     MEMPLAN_RETURN_IF_ERROR(CheckBuffers());
@@ -101,15 +106,14 @@ public:
     return CheckDelegates();
   }
 
-private:
+ private:
   Error CheckBuffers() {
-    const auto *sizes = plan_.non_const_buffer_sizes();
+    const auto* sizes = plan_.non_const_buffer_sizes();
     if (!ElementsAligned(sizes)) {
       return Misaligned(prefix_ + ".non_const_buffer_sizes", alignof(int64_t));
     }
     num_buffers_ = Len(sizes);
-    if (!check_plan_)
-      return Error::Ok();
+    if (!check_plan_) return Error::Ok();
     uint64_t total = 0;
     for (uint64_t i = 0; i < num_buffers_; ++i) {
       int64_t size = sizes->Get(i);
@@ -117,8 +121,7 @@ private:
         return Invalid(prefix_ + ".non_const_buffer_sizes[" + Str(i) +
                        "] = " + Str(size) + ", must be >= 0");
       }
-      if (i == 0)
-        continue; // Reserved for constants; never allocated.
+      if (i == 0) continue;  // Reserved for constants; never allocated.
       if (!AddPlannedBytes(static_cast<uint64_t>(size),
                            limits_.max_planned_bytes, &total)) {
         return Error(
@@ -133,12 +136,11 @@ private:
 
   Error CheckBufferDevices() {
     buffer_devices_.assign(num_buffers_, Device::Cpu());
-    const auto *entries = plan_.non_const_buffer_device();
-    if (entries == nullptr || !check_plan_)
-      return Error::Ok();
+    const auto* entries = plan_.non_const_buffer_device();
+    if (entries == nullptr || !check_plan_) return Error::Ok();
     std::vector<bool> seen(num_buffers_, false);
     for (uint64_t i = 0; i < entries->size(); ++i) {
-      const fb::NonConstBufferDevice &entry = *entries->Get(i);
+      const fb::NonConstBufferDevice& entry = *entries->Get(i);
       const std::string path =
           prefix_ + ".non_const_buffer_device[" + Str(i) + "]";
       const int64_t idx = entry.buffer_idx();
@@ -147,20 +149,20 @@ private:
       switch (CheckDeviceMapEntry(idx, exists, exists && seen[idx],
                                   static_cast<int>(entry.device_type()),
                                   entry.device_index())) {
-      case DeviceMapFault::kReservedIndex:
-      case DeviceMapFault::kNoSuchBuffer:
-        return Invalid(path + ".buffer_idx = " + Str(idx) +
-                       ", must be in [1, " + Str(num_buffers_) +
-                       ") (len(non_const_buffer_sizes))");
-      case DeviceMapFault::kDuplicate:
-        return Invalid(path + ".buffer_idx = " + Str(idx) +
-                       " duplicates an earlier entry; must be unique");
-      case DeviceMapFault::kUnknownType:
-      case DeviceMapFault::kNegativeIndex:
-        return CheckDevice([&] { return path; }, entry.device_type(),
-                           entry.device_index());
-      case DeviceMapFault::kNone:
-        break;
+        case DeviceMapFault::kReservedIndex:
+        case DeviceMapFault::kNoSuchBuffer:
+          return Invalid(path + ".buffer_idx = " + Str(idx) +
+                         ", must be in [1, " + Str(num_buffers_) +
+                         ") (len(non_const_buffer_sizes))");
+        case DeviceMapFault::kDuplicate:
+          return Invalid(path + ".buffer_idx = " + Str(idx) +
+                         " duplicates an earlier entry; must be unique");
+        case DeviceMapFault::kUnknownType:
+        case DeviceMapFault::kNegativeIndex:
+          return CheckDevice([&] { return path; }, entry.device_type(),
+                             entry.device_index());
+        case DeviceMapFault::kNone:
+          break;
       }
       seen[idx] = true;
       // A CPU:0 entry is redundant with the default but harmless: accepted.
@@ -180,7 +182,7 @@ private:
                fb::KernelTypes::Tensor;
   }
 
-  Error CheckValue(uint64_t i, const fb::EValue &value) {
+  Error CheckValue(uint64_t i, const fb::EValue& value) {
     fb::KernelTypes type = value.val_type();
     // NONE carries no value at all; ExecuTorch's parser refuses it too, so a
     // missing value is an error rather than an implicit None (use Null).
@@ -198,45 +200,47 @@ private:
                      fb::EnumNameKernelTypes(type));
     }
     switch (type) {
-    case fb::KernelTypes::Tensor:
-      return CheckTensor(i, *value.val_as_Tensor());
-    case fb::KernelTypes::TensorList: {
-      const auto *items = value.val_as_TensorList()->items();
-      for (uint64_t k = 0; k < Len(items); ++k) {
-        if (!IsTensorValue(items->Get(k))) {
-          return NotATensor(ValuePath(i) + ".tensor_list.items[" + Str(k) + "]",
-                            items->Get(k));
+      case fb::KernelTypes::Tensor:
+        return CheckTensor(i, *value.val_as_Tensor());
+      case fb::KernelTypes::TensorList: {
+        const auto* items = value.val_as_TensorList()->items();
+        for (uint64_t k = 0; k < Len(items); ++k) {
+          if (!IsTensorValue(items->Get(k))) {
+            return NotATensor(
+                ValuePath(i) + ".tensor_list.items[" + Str(k) + "]",
+                items->Get(k));
+          }
         }
+        return Error::Ok();
       }
-      return Error::Ok();
-    }
-    case fb::KernelTypes::OptionalTensorList: {
-      const auto *items = value.val_as_OptionalTensorList()->items();
-      for (uint64_t k = 0; k < Len(items); ++k) {
-        if (items->Get(k) != -1 && !IsTensorValue(items->Get(k))) {
-          return NotATensor(ValuePath(i) + ".optional_tensor_list.items[" +
-                                Str(k) + "]",
-                            items->Get(k));
+      case fb::KernelTypes::OptionalTensorList: {
+        const auto* items = value.val_as_OptionalTensorList()->items();
+        for (uint64_t k = 0; k < Len(items); ++k) {
+          if (items->Get(k) != -1 && !IsTensorValue(items->Get(k))) {
+            return NotATensor(
+                ValuePath(i) + ".optional_tensor_list.items[" + Str(k) + "]",
+                items->Get(k));
+          }
         }
+        return Error::Ok();
       }
-      return Error::Ok();
-    }
-    case fb::KernelTypes::IntList:
-      if (!ElementsAligned(value.val_as_IntList()->items())) {
-        return Misaligned(ValuePath(i) + ".int_list.items", alignof(int64_t));
-      }
-      return Error::Ok();
-    case fb::KernelTypes::DoubleList:
-      if (!ElementsAligned(value.val_as_DoubleList()->items())) {
-        return Misaligned(ValuePath(i) + ".double_list.items", alignof(double));
-      }
-      return Error::Ok();
-    default:
-      return Error::Ok();
+      case fb::KernelTypes::IntList:
+        if (!ElementsAligned(value.val_as_IntList()->items())) {
+          return Misaligned(ValuePath(i) + ".int_list.items", alignof(int64_t));
+        }
+        return Error::Ok();
+      case fb::KernelTypes::DoubleList:
+        if (!ElementsAligned(value.val_as_DoubleList()->items())) {
+          return Misaligned(ValuePath(i) + ".double_list.items",
+                            alignof(double));
+        }
+        return Error::Ok();
+      default:
+        return Error::Ok();
     }
   }
 
-  Error NotATensor(const std::string &path, int64_t index) const {
+  Error NotATensor(const std::string& path, int64_t index) const {
     if (!InRange(index, num_values_)) {
       return OutOfRange(path, index, num_values_, "len(values)");
     }
@@ -246,15 +250,15 @@ private:
                    " value, must name a Tensor");
   }
 
-  Error CheckTensor(uint64_t i, const fb::Tensor &tensor) {
-    const auto *sizes = tensor.sizes();
+  Error CheckTensor(uint64_t i, const fb::Tensor& tensor) {
+    const auto* sizes = tensor.sizes();
     uint64_t rank = Len(sizes);
     if (rank > limits_.max_rank) {
       return Invalid(ValuePath(i) + ".tensor.sizes: rank = " + Str(rank) +
                      ", must be <= " + Str(uint64_t{limits_.max_rank}) +
                      " (ProgramLimits.max_rank)");
     }
-    if (const auto *dim_order = tensor.dim_order()) {
+    if (const auto* dim_order = tensor.dim_order()) {
       if (dim_order->size() != rank) {
         return Invalid(ValuePath(i) + ".tensor.dim_order: length = " +
                        Str(uint64_t{dim_order->size()}) + ", must be " +
@@ -279,16 +283,14 @@ private:
     MEMPLAN_RETURN_IF_ERROR(CheckDataBuffer(i, tensor));
     // Everything below is a plan fault: the oracle judges it, the loader
     // refuses it.
-    if (!check_plan_)
-      return Error::Ok();
-    if (const auto *extra = tensor.extra_tensor_info()) {
+    if (!check_plan_) return Error::Ok();
+    if (const auto* extra = tensor.extra_tensor_info()) {
       MEMPLAN_RETURN_IF_ERROR(CheckDevice(
           [&] { return ValuePath(i) + ".tensor.extra_tensor_info"; },
           extra->device_type(), extra->device_index()));
     }
-    const fb::AllocationDetails *alloc = tensor.allocation_info();
-    if (alloc == nullptr)
-      return Error::Ok();
+    const fb::AllocationDetails* alloc = tensor.allocation_info();
+    if (alloc == nullptr) return Error::Ok();
     auto apath = [&] { return ValuePath(i) + ".tensor.allocation_info"; };
     if (num_buffers_ <= 1) {
       return Invalid(apath() +
@@ -330,27 +332,24 @@ private:
   // data_buffer_idx > 0 points at initial data: constants into the constant
   // segment (or the legacy constant_buffer), planned tensors into their
   // mutable data segment.
-  Error CheckDataBuffer(uint64_t i, const fb::Tensor &tensor) {
+  Error CheckDataBuffer(uint64_t i, const fb::Tensor& tensor) {
     uint32_t idx = tensor.data_buffer_idx();
-    if (idx == 0)
-      return Error::Ok();
+    if (idx == 0) return Error::Ok();
     auto path = [&] { return ValuePath(i) + ".tensor.data_buffer_idx"; };
     if (tensor.allocation_info() == nullptr) {
-      const fb::SubsegmentOffsets *cs = program_.constant_segment();
+      const fb::SubsegmentOffsets* cs = program_.constant_segment();
       uint64_t n = cs != nullptr ? Len(cs->offsets()) : 0;
-      const char *name = "len(constant_segment.offsets)";
+      const char* name = "len(constant_segment.offsets)";
       if (n == 0) {
         n = Len(program_.constant_buffer());
         name = "len(constant_buffer)";
       }
-      if (idx >= n)
-        return OutOfRange(path(), idx, n, name);
+      if (idx >= n) return OutOfRange(path(), idx, n, name);
       return Error::Ok();
     }
-    const auto *mutable_segments = program_.mutable_data_segments();
-    const fb::ExtraTensorInfo *extra = tensor.extra_tensor_info();
-    if (mutable_segments == nullptr || extra == nullptr)
-      return Error::Ok();
+    const auto* mutable_segments = program_.mutable_data_segments();
+    const fb::ExtraTensorInfo* extra = tensor.extra_tensor_info();
+    if (mutable_segments == nullptr || extra == nullptr) return Error::Ok();
     uint64_t seg = extra->mutable_data_segments_idx();
     if (seg >= mutable_segments->size()) {
       return Invalid(
@@ -367,8 +366,8 @@ private:
     return Error::Ok();
   }
 
-  Error CheckValueList(const flatbuffers::Vector<int32_t> *list,
-                       const std::string &path) const {
+  Error CheckValueList(const flatbuffers::Vector<int32_t>* list,
+                       const std::string& path) const {
     for (uint64_t k = 0; k < Len(list); ++k) {
       if (!InRange(list->Get(k), num_values_)) {
         return OutOfRange(path + "[" + Str(k) + "]", list->Get(k), num_values_,
@@ -378,18 +377,17 @@ private:
     return Error::Ok();
   }
 
-  Error CheckValueIndex(int64_t index, const std::string &path) const {
-    if (InRange(index, num_values_))
-      return Error::Ok();
+  Error CheckValueIndex(int64_t index, const std::string& path) const {
+    if (InRange(index, num_values_)) return Error::Ok();
     return OutOfRange(path, index, num_values_, "len(values)");
   }
 
-  Error CheckChain(uint64_t c, const fb::Chain &chain) {
+  Error CheckChain(uint64_t c, const fb::Chain& chain) {
     std::string cpath = prefix_ + ".chains[" + Str(c) + "]";
     MEMPLAN_RETURN_IF_ERROR(CheckValueList(chain.inputs(), cpath + ".inputs"));
     MEMPLAN_RETURN_IF_ERROR(
         CheckValueList(chain.outputs(), cpath + ".outputs"));
-    const auto *instructions = chain.instructions();
+    const auto* instructions = chain.instructions();
     uint64_t n = Len(instructions);
     for (uint64_t k = 0; k < n; ++k) {
       MEMPLAN_RETURN_IF_ERROR(CheckInstruction(
@@ -398,8 +396,8 @@ private:
     return Error::Ok();
   }
 
-  Error CheckInstruction(const fb::Instruction &instr, uint64_t num_instr,
-                         const std::string &cpath, uint64_t k) {
+  Error CheckInstruction(const fb::Instruction& instr, uint64_t num_instr,
+                         const std::string& cpath, uint64_t k) {
     auto path = [&] { return cpath + ".instructions[" + Str(k) + "]"; };
     fb::InstructionArguments type = instr.instr_args_type();
     if (type == fb::InstructionArguments::NONE ||
@@ -417,61 +415,61 @@ private:
                      fb::EnumNameInstructionArguments(type));
     }
     switch (type) {
-    case fb::InstructionArguments::KernelCall: {
-      const fb::KernelCall *call = instr.instr_args_as_KernelCall();
-      uint64_t num_ops = Len(plan_.operators());
-      if (!InRange(call->op_index(), num_ops)) {
-        return OutOfRange(path() + ".kernel_call.op_index", call->op_index(),
-                          num_ops, "len(operators)");
+      case fb::InstructionArguments::KernelCall: {
+        const fb::KernelCall* call = instr.instr_args_as_KernelCall();
+        uint64_t num_ops = Len(plan_.operators());
+        if (!InRange(call->op_index(), num_ops)) {
+          return OutOfRange(path() + ".kernel_call.op_index", call->op_index(),
+                            num_ops, "len(operators)");
+        }
+        return CheckArgs(call->args(), path, ".kernel_call.args");
       }
-      return CheckArgs(call->args(), path, ".kernel_call.args");
-    }
-    case fb::InstructionArguments::DelegateCall: {
-      const fb::DelegateCall *call = instr.instr_args_as_DelegateCall();
-      uint64_t num_delegates = Len(plan_.delegates());
-      if (!InRange(call->delegate_index(), num_delegates)) {
-        return OutOfRange(path() + ".delegate_call.delegate_index",
-                          call->delegate_index(), num_delegates,
-                          "len(delegates)");
+      case fb::InstructionArguments::DelegateCall: {
+        const fb::DelegateCall* call = instr.instr_args_as_DelegateCall();
+        uint64_t num_delegates = Len(plan_.delegates());
+        if (!InRange(call->delegate_index(), num_delegates)) {
+          return OutOfRange(path() + ".delegate_call.delegate_index",
+                            call->delegate_index(), num_delegates,
+                            "len(delegates)");
+        }
+        return CheckArgs(call->args(), path, ".delegate_call.args");
       }
-      return CheckArgs(call->args(), path, ".delegate_call.args");
-    }
-    case fb::InstructionArguments::MoveCall: {
-      const fb::MoveCall *call = instr.instr_args_as_MoveCall();
-      if (!InRange(call->move_from(), num_values_)) {
-        return CheckValueIndex(call->move_from(),
-                               path() + ".move_call.move_from");
+      case fb::InstructionArguments::MoveCall: {
+        const fb::MoveCall* call = instr.instr_args_as_MoveCall();
+        if (!InRange(call->move_from(), num_values_)) {
+          return CheckValueIndex(call->move_from(),
+                                 path() + ".move_call.move_from");
+        }
+        return CheckValueIndex(call->move_to(), path() + ".move_call.move_to");
       }
-      return CheckValueIndex(call->move_to(), path() + ".move_call.move_to");
-    }
-    case fb::InstructionArguments::JumpFalseCall: {
-      const fb::JumpFalseCall *call = instr.instr_args_as_JumpFalseCall();
-      if (!InRange(call->cond_value_index(), num_values_)) {
-        return CheckValueIndex(call->cond_value_index(),
-                               path() + ".jump_false_call.cond_value_index");
+      case fb::InstructionArguments::JumpFalseCall: {
+        const fb::JumpFalseCall* call = instr.instr_args_as_JumpFalseCall();
+        if (!InRange(call->cond_value_index(), num_values_)) {
+          return CheckValueIndex(call->cond_value_index(),
+                                 path() + ".jump_false_call.cond_value_index");
+        }
+        if (!InRange(call->destination_instruction(), num_instr)) {
+          return OutOfRange(path() + ".jump_false_call.destination_instruction",
+                            call->destination_instruction(), num_instr,
+                            "len(instructions) of this chain");
+        }
+        return Error::Ok();
       }
-      if (!InRange(call->destination_instruction(), num_instr)) {
-        return OutOfRange(path() + ".jump_false_call.destination_instruction",
-                          call->destination_instruction(), num_instr,
-                          "len(instructions) of this chain");
+      case fb::InstructionArguments::FreeCall: {
+        int64_t index = instr.instr_args_as_FreeCall()->value_index();
+        if (!IsTensorValue(index)) {
+          return NotATensor(path() + ".free_call.value_index", index);
+        }
+        return Error::Ok();
       }
-      return Error::Ok();
-    }
-    case fb::InstructionArguments::FreeCall: {
-      int64_t index = instr.instr_args_as_FreeCall()->value_index();
-      if (!IsTensorValue(index)) {
-        return NotATensor(path() + ".free_call.value_index", index);
-      }
-      return Error::Ok();
-    }
-    default:
-      return Error::Ok();
+      default:
+        return Error::Ok();
     }
   }
 
   template <typename PathFn>
-  Error CheckArgs(const flatbuffers::Vector<int32_t> *args, PathFn path,
-                  const char *field) const {
+  Error CheckArgs(const flatbuffers::Vector<int32_t>* args, PathFn path,
+                  const char* field) const {
     for (uint64_t a = 0; a < Len(args); ++a) {
       if (!InRange(args->Get(a), num_values_)) {
         return OutOfRange(path() + field + "[" + Str(a) + "]", args->Get(a),
@@ -482,12 +480,11 @@ private:
   }
 
   Error CheckDelegates() const {
-    const auto *delegates = plan_.delegates();
+    const auto* delegates = plan_.delegates();
     for (uint64_t d = 0; d < Len(delegates); ++d) {
-      const fb::BackendDelegateDataReference *ref =
+      const fb::BackendDelegateDataReference* ref =
           delegates->Get(static_cast<uint32_t>(d))->processed();
-      if (ref == nullptr)
-        continue;
+      if (ref == nullptr) continue;
       std::string path = prefix_ + ".delegates[" + Str(d) + "].processed.index";
       if (ref->location() == fb::DataLocation::INLINE) {
         uint64_t n = Len(program_.backend_delegate_data());
@@ -510,27 +507,27 @@ private:
     return Error::Ok();
   }
 
-  const fb::Program &program_;
-  const fb::ExecutionPlan &plan_;
-  const ProgramLimits &limits_;
+  const fb::Program& program_;
+  const fb::ExecutionPlan& plan_;
+  const ProgramLimits& limits_;
   const bool check_plan_;
   const std::string prefix_;
-  const flatbuffers::Vector<flatbuffers::Offset<fb::EValue>> *values_;
+  const flatbuffers::Vector<flatbuffers::Offset<fb::EValue>>* values_;
   const uint64_t num_values_;
   uint64_t num_buffers_ = 0;
   std::vector<Device> buffer_devices_;
 };
 
 Error CheckSubsegments(
-    const fb::SubsegmentOffsets &sub, const std::string &path,
-    const flatbuffers::Vector<flatbuffers::Offset<fb::DataSegment>> *segments) {
+    const fb::SubsegmentOffsets& sub, const std::string& path,
+    const flatbuffers::Vector<flatbuffers::Offset<fb::DataSegment>>* segments) {
   uint64_t num_segments = Len(segments);
   if (sub.segment_index() >= num_segments) {
     return OutOfRange(path + ".segment_index", sub.segment_index(),
                       num_segments, "len(segments)");
   }
   uint64_t segment_size = segments->Get(sub.segment_index())->size();
-  const auto *offsets = sub.offsets();
+  const auto* offsets = sub.offsets();
   if (!ElementsAligned(offsets)) {
     return Misaligned(path + ".offsets", alignof(uint64_t));
   }
@@ -545,9 +542,9 @@ Error CheckSubsegments(
   return Error::Ok();
 }
 
-Error CheckSegments(const fb::Program &program, const ExtendedHeader &header,
+Error CheckSegments(const fb::Program& program, const ExtendedHeader& header,
                     uint64_t file_size) {
-  const auto *segments = program.segments();
+  const auto* segments = program.segments();
   uint64_t num_segments = Len(segments);
   // Without an extended header, segment offsets count from the file start,
   // as ExecuTorch does.
@@ -560,7 +557,7 @@ Error CheckSegments(const fb::Program &program, const ExtendedHeader &header,
                    " (extended_header.program_size) when segments exist");
   }
   for (uint64_t s = 0; s < num_segments; ++s) {
-    const fb::DataSegment *seg = segments->Get(static_cast<uint32_t>(s));
+    const fb::DataSegment* seg = segments->Get(static_cast<uint32_t>(s));
     uint64_t start = 0;
     uint64_t end = 0;
     if (!CheckedAdd(base, seg->offset(), &start) ||
@@ -571,14 +568,14 @@ Error CheckSegments(const fb::Program &program, const ExtendedHeader &header,
                      " must be <= " + Str(file_size) + " (file size)");
     }
   }
-  const fb::SubsegmentOffsets *constant = program.constant_segment();
+  const fb::SubsegmentOffsets* constant = program.constant_segment();
   // An empty offsets list means the constant segment is unused (older files
   // put constants in constant_buffer), whatever segment_index says.
   if (constant != nullptr && Len(constant->offsets()) > 0) {
     MEMPLAN_RETURN_IF_ERROR(
         CheckSubsegments(*constant, "constant_segment", segments));
   }
-  const auto *mutable_segments = program.mutable_data_segments();
+  const auto* mutable_segments = program.mutable_data_segments();
   for (uint64_t m = 0; m < Len(mutable_segments); ++m) {
     MEMPLAN_RETURN_IF_ERROR(
         CheckSubsegments(*mutable_segments->Get(static_cast<uint32_t>(m)),
@@ -587,16 +584,16 @@ Error CheckSegments(const fb::Program &program, const ExtendedHeader &header,
   return Error::Ok();
 }
 
-} // namespace
+}  // namespace
 
-Result<uint64_t> TensorNbytes(const fb::Tensor &tensor, const char *path) {
+Result<uint64_t> TensorNbytes(const fb::Tensor& tensor, const char* path) {
   uint64_t nbytes = ScalarTypeSize(tensor.scalar_type());
   if (nbytes == 0) {
     return Invalid(std::string(path) + ".scalar_type = " +
                    Str(int64_t{static_cast<int8_t>(tensor.scalar_type())}) +
                    ", must be a known ScalarType");
   }
-  const auto *sizes = tensor.sizes();
+  const auto* sizes = tensor.sizes();
   for (uint64_t d = 0; d < Len(sizes); ++d) {
     int32_t size = sizes->Get(static_cast<uint32_t>(d));
     if (size < 0) {
@@ -613,18 +610,17 @@ Result<uint64_t> TensorNbytes(const fb::Tensor &tensor, const char *path) {
   return nbytes;
 }
 
-Device TensorDevice(const fb::Tensor &tensor) {
-  const fb::ExtraTensorInfo *extra = tensor.extra_tensor_info();
-  if (extra == nullptr)
-    return Device::Cpu();
+Device TensorDevice(const fb::Tensor& tensor) {
+  const fb::ExtraTensorInfo* extra = tensor.extra_tensor_info();
+  if (extra == nullptr) return Device::Cpu();
   return ToDevice(extra->device_type(), extra->device_index());
 }
 
-Error ValidateProgram(const fb::Program &program, const ExtendedHeader &header,
-                      uint64_t file_size, const ProgramLimits &limits,
+Error ValidateProgram(const fb::Program& program, const ExtendedHeader& header,
+                      uint64_t file_size, const ProgramLimits& limits,
                       ValidationScope scope) {
   MEMPLAN_RETURN_IF_ERROR(CheckSegments(program, header, file_size));
-  const auto *plans = program.execution_plan();
+  const auto* plans = program.execution_plan();
   for (uint64_t p = 0; p < Len(plans); ++p) {
     PlanValidator validator(program, *plans->Get(static_cast<uint32_t>(p)), p,
                             limits, scope);
@@ -633,4 +629,4 @@ Error ValidateProgram(const fb::Program &program, const ExtendedHeader &header,
   return Error::Ok();
 }
 
-} // namespace memplan
+}  // namespace memplan

@@ -29,17 +29,17 @@ enum class ValidationScope : uint8_t { kStructure, kStructureAndPlan };
 // violation as kInvalidProgram (kResourceExhausted for the planned-bytes
 // budget), with a message naming the field path, the index and the bound.
 Error ValidateProgram(
-    const executorch_flatbuffer::Program &program, const ExtendedHeader &header,
-    uint64_t file_size, const ProgramLimits &limits,
+    const executorch_flatbuffer::Program& program, const ExtendedHeader& header,
+    uint64_t file_size, const ProgramLimits& limits,
     ValidationScope scope = ValidationScope::kStructureAndPlan);
 
 // ScalarTypeSize(type) * prod(sizes), overflow-checked; sizes must be >= 0
 // and the scalar type known. `path` prefixes error messages.
-Result<uint64_t> TensorNbytes(const executorch_flatbuffer::Tensor &tensor,
-                              const char *path = "tensor");
+Result<uint64_t> TensorNbytes(const executorch_flatbuffer::Tensor& tensor,
+                              const char* path = "tensor");
 
 // The device a tensor's memory lives on: extra_tensor_info's device, CPU:0
 // when absent. Not range-checked (the validator does that).
-Device TensorDevice(const executorch_flatbuffer::Tensor &tensor);
+Device TensorDevice(const executorch_flatbuffer::Tensor& tensor);
 
-} // namespace memplan
+}  // namespace memplan

@@ -42,18 +42,17 @@ struct Args {
   PipelineOptions pipeline;
 };
 
-int Usage(const std::string &problem) {
+int Usage(const std::string& problem) {
   std::fprintf(stderr, "memplan check: %s\n%s", problem.c_str(), kUsage);
   return 2;
 }
 
 // Returns an exit code >= 0 to stop with, or -1 to run.
-int ParseArgs(int argc, char **argv, Args *args) {
+int ParseArgs(int argc, char** argv, Args* args) {
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
-    auto value = [&](std::string *out) {
-      if (i + 1 >= argc)
-        return false;
+    auto value = [&](std::string* out) {
+      if (i + 1 >= argc) return false;
       *out = argv[++i];
       return true;
     };
@@ -62,8 +61,7 @@ int ParseArgs(int argc, char **argv, Args *args) {
       std::printf("%s", kUsage);
       return 0;
     } else if (arg == "--report") {
-      if (!value(&args->report_dir))
-        return Usage("--report needs a folder");
+      if (!value(&args->report_dir)) return Usage("--report needs a folder");
     } else if (arg == "--json") {
       args->json = true;
     } else if (arg == "--no-times") {
@@ -73,25 +71,22 @@ int ParseArgs(int argc, char **argv, Args *args) {
     } else if (arg == "--no-gpu") {
       args->pipeline.use_gpu = false;
     } else if (arg == "--algos") {
-      if (!value(&text))
-        return Usage("--algos needs names");
+      if (!value(&text)) return Usage("--algos needs names");
       args->pipeline.algorithms = ParseAlgorithmList(text);
       if (args->pipeline.algorithms.empty()) {
         return Usage("--algos needs names");
       }
-      for (const std::string &name : args->pipeline.algorithms) {
+      for (const std::string& name : args->pipeline.algorithms) {
         if (!planner::MakeAlgorithm(name)) {
           return Usage("unknown algorithm '" + name + "'");
         }
       }
     } else if (arg == "--alias-op") {
-      if (!value(&text))
-        return Usage("--alias-op needs an operator name");
+      if (!value(&text)) return Usage("--alias-op needs an operator name");
       args->pipeline.alias_ops.push_back(text);
     } else if (arg == "--exact-seconds") {
-      char *end = nullptr;
-      if (!value(&text))
-        return Usage("--exact-seconds needs a number");
+      char* end = nullptr;
+      if (!value(&text)) return Usage("--exact-seconds needs a number");
       double seconds = std::strtod(text.c_str(), &end);
       if (*end != '\0' || !(seconds > 0)) {
         return Usage("--exact-seconds needs a positive number");
@@ -108,57 +103,53 @@ int ParseArgs(int argc, char **argv, Args *args) {
 
 // A progress line on stderr for terminals and for runs longer than 1 s.
 class Progress {
-public:
+ public:
   explicit Progress(bool enabled)
-      : enabled_(enabled), tty_(isatty(STDERR_FILENO) == 1),
+      : enabled_(enabled),
+        tty_(isatty(STDERR_FILENO) == 1),
         start_(std::chrono::steady_clock::now()) {}
 
-  void Update(size_t done, size_t total, const std::string &name) {
-    if (!enabled_)
-      return;
+  void Update(size_t done, size_t total, const std::string& name) {
+    if (!enabled_) return;
     double elapsed =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start_)
             .count();
-    if (!tty_ && elapsed < 1.0)
-      return;
+    if (!tty_ && elapsed < 1.0) return;
     std::fprintf(stderr, tty_ ? "\r\033[K[%zu/%zu] %s" : "[%zu/%zu] %s\n",
                  done + 1, total, name.c_str());
     shown_ = true;
   }
   void Done() {
-    if (shown_ && tty_)
-      std::fprintf(stderr, "\r\033[K");
+    if (shown_ && tty_) std::fprintf(stderr, "\r\033[K");
   }
 
-private:
+ private:
   bool enabled_;
   bool tty_;
   bool shown_ = false;
   std::chrono::steady_clock::time_point start_;
 };
 
-} // namespace
+}  // namespace
 
-int RunCheck(int argc, char **argv) {
+int RunCheck(int argc, char** argv) {
   Args args;
   int stop = ParseArgs(argc, argv, &args);
-  if (stop >= 0)
-    return stop;
+  if (stop >= 0) return stop;
   std::vector<CheckInput> inputs;
   if (args.paths.empty()) {
-    const char *shared = std::getenv("MEMPLAN_SHARED_DATA");
+    const char* shared = std::getenv("MEMPLAN_SHARED_DATA");
     inputs = DefaultInputs(shared ? shared : "");
   } else {
     inputs = ExpandPaths(args.paths);
   }
-  if (inputs.empty())
-    return Usage("no inputs found");
+  if (inputs.empty()) return Usage("no inputs found");
 
   std::vector<InputReport> reports;
   Progress progress(!args.quiet && !args.json);
   for (size_t i = 0; i < inputs.size(); ++i) {
     progress.Update(i, inputs.size(), inputs[i].name);
-    for (InputReport &report : RunInput(inputs[i], args.pipeline)) {
+    for (InputReport& report : RunInput(inputs[i], args.pipeline)) {
       reports.push_back(std::move(report));
     }
   }
@@ -186,8 +177,7 @@ int RunCheck(int argc, char **argv) {
   }
   if (!args.json) {
     size_t failing = 0;
-    for (const InputReport &report : reports)
-      failing += report.ok() ? 0 : 1;
+    for (const InputReport& report : reports) failing += report.ok() ? 0 : 1;
     std::printf(
         "%s: %zu input(s), %s\n", code == 0 ? "OK" : "FAILED", reports.size(),
         failing == 0 ? "every invariant holds"
@@ -196,5 +186,5 @@ int RunCheck(int argc, char **argv) {
   return code;
 }
 
-} // namespace cli
-} // namespace memplan
+}  // namespace cli
+}  // namespace memplan

@@ -41,14 +41,13 @@ using properties::Plan;
 using properties::Report;
 using properties::ViolationCode;
 
-bool EndsWith(const std::string &text, const std::string &suffix) {
+bool EndsWith(const std::string& text, const std::string& suffix) {
   return text.size() >= suffix.size() &&
          text.compare(text.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
-Result<std::string> ReadInput(const CheckInput &input) {
-  if (input.text)
-    return *input.text;
+Result<std::string> ReadInput(const CheckInput& input) {
+  if (input.text) return *input.text;
   std::ifstream file(input.path, std::ios::binary);
   if (!file) {
     return Error(ErrorCode::kIo, "cannot open '" + input.path + "'");
@@ -67,14 +66,12 @@ uint64_t SaturatingAdd(uint64_t a, uint64_t b) {
 }
 
 // "2 overlap, 1 cross_device" for the codes `counted` selects.
-std::string CountsText(const Report &report, bool (*counted)(ViolationCode)) {
+std::string CountsText(const Report& report, bool (*counted)(ViolationCode)) {
   std::string text;
   for (int c = 0; c < properties::kNumViolationCodes; ++c) {
     ViolationCode code = static_cast<ViolationCode>(c);
-    if (report.count(code) == 0 || !counted(code))
-      continue;
-    if (!text.empty())
-      text += ", ";
+    if (report.count(code) == 0 || !counted(code)) continue;
+    if (!text.empty()) text += ", ";
     text += std::to_string(report.count(code)) + " " +
             properties::ViolationCodeName(code);
   }
@@ -88,7 +85,7 @@ bool PlacementCode(ViolationCode code) {
          code == ViolationCode::kAlignment;
 }
 
-void Judge(InputReport &report, const std::string &label, Plan plan,
+void Judge(InputReport& report, const std::string& label, Plan plan,
            Report verdict, bool (*counted)(ViolationCode) = EveryCode) {
   std::string counts = CountsText(verdict, counted);
   if (!counts.empty()) {
@@ -100,17 +97,17 @@ void Judge(InputReport &report, const std::string &label, Plan plan,
   report.plans.push_back({label, std::move(plan), std::move(verdict)});
 }
 
-void Judge(InputReport &report, const std::string &label, Plan plan,
+void Judge(InputReport& report, const std::string& label, Plan plan,
            bool (*counted)(ViolationCode) = EveryCode) {
   Report verdict = properties::Check(plan);
   Judge(report, label, std::move(plan), std::move(verdict), counted);
 }
 
-void Summarize(InputReport &report, const CheckedPlan &checked) {
+void Summarize(InputReport& report, const CheckedPlan& checked) {
   report.num_tensors = checked.plan.allocations.size();
   report.num_buffers = checked.plan.buffers.size();
   report.devices.clear();
-  for (const properties::Buffer &buffer : checked.plan.buffers) {
+  for (const properties::Buffer& buffer : checked.plan.buffers) {
     report.devices.push_back(buffer.device);
   }
   std::sort(report.devices.begin(), report.devices.end());
@@ -118,7 +115,7 @@ void Summarize(InputReport &report, const CheckedPlan &checked) {
       std::unique(report.devices.begin(), report.devices.end()),
       report.devices.end());
   report.lower_bound = 0;
-  for (const properties::BufferQuality &q : checked.report.buffers) {
+  for (const properties::BufferQuality& q : checked.report.buffers) {
     report.lower_bound = SaturatingAdd(report.lower_bound, q.lower_bound);
   }
 }
@@ -134,13 +131,12 @@ int GpuCount() {
 // Loads every planned buffer of one method onto its device and checks that
 // each tensor lands inside its own buffer; simulated devices also check
 // their canaries and leaks.
-Error LoadOnAllocators(const Program &program, size_t method_index,
-                       const PipelineOptions &options, std::string *detail) {
+Error LoadOnAllocators(const Program& program, size_t method_index,
+                       const PipelineOptions& options, std::string* detail) {
   Result<MethodMeta> meta = program.method_meta(method_index);
-  if (!meta.ok())
-    return meta.error();
+  if (!meta.ok()) return meta.error();
   int max_cuda_index = -1;
-  for (const Device &device : meta->memory_planned_buffer_devices()) {
+  for (const Device& device : meta->memory_planned_buffer_devices()) {
     if (device.type == DeviceType::kCuda) {
       max_cuda_index = std::max<int>(max_cuda_index, device.index);
     }
@@ -166,33 +162,29 @@ Error LoadOnAllocators(const Program &program, size_t method_index,
   {
     Result<LoadedMethod> method =
         LoadMethod(program, program.method_name(method_index), registry);
-    if (!method.ok())
-      return method.error();
+    if (!method.ok()) return method.error();
     MEMPLAN_RETURN_IF_ERROR(method->CheckTensorsInOwnBuffers());
-    if (simulated)
-      MEMPLAN_RETURN_IF_ERROR(simulated->CheckCanaries());
+    if (simulated) MEMPLAN_RETURN_IF_ERROR(simulated->CheckCanaries());
   }
-  if (simulated)
-    MEMPLAN_RETURN_IF_ERROR(simulated->CheckNoLeaks());
+  if (simulated) MEMPLAN_RETURN_IF_ERROR(simulated->CheckNoLeaks());
   return Error::Ok();
 }
 
-void RecordLoad(InputReport &report, const std::string &label,
-                const Error &error, const std::string &detail) {
+void RecordLoad(InputReport& report, const std::string& label,
+                const Error& error, const std::string& detail) {
   if (!error.ok()) {
     report.load = Verdict::kFailed;
     report.findings.push_back("load " + label + ": " + error.ToString());
     return;
   }
-  if (report.load == Verdict::kNotApplicable)
-    report.load = Verdict::kOk;
+  if (report.load == Verdict::kNotApplicable) report.load = Verdict::kOk;
   report.load_detail = detail;
 }
 
 // Our own emitted bytes: any failure to parse, judge or load is a finding.
-void CheckEmittedProgram(InputReport &report, const std::string &label,
-                         const std::vector<uint8_t> &bytes,
-                         const PipelineOptions &options) {
+void CheckEmittedProgram(InputReport& report, const std::string& label,
+                         const std::vector<uint8_t>& bytes,
+                         const PipelineOptions& options) {
   Result<Program> program = Program::Load(bytes.data(), bytes.size());
   if (!program.ok()) {
     RecordLoad(report, label, program.error(), "");
@@ -222,11 +214,11 @@ bool IsPowerOfTwo(int64_t value) {
 // keeping buffers, devices and lifetimes; records each total.
 // min_alignment: the alignment the given planner worked under, so a re-plan
 // does not "save" bytes that planner spent on alignment on purpose.
-void Replan(InputReport &report, const Plan &given, uint64_t min_alignment,
-            const PipelineOptions &options) {
+void Replan(InputReport& report, const Plan& given, uint64_t min_alignment,
+            const PipelineOptions& options) {
   planner::AlgorithmOptions algorithm_options;
   algorithm_options.max_seconds = options.exact_seconds;
-  for (const std::string &name : AlgorithmsOf(options)) {
+  for (const std::string& name : AlgorithmsOf(options)) {
     AlgorithmOutcome outcome;
     outcome.name = name;
     std::unique_ptr<planner::Algorithm> algorithm =
@@ -242,11 +234,11 @@ void Replan(InputReport &report, const Plan &given, uint64_t min_alignment,
     replanned.end_time = given.end_time;
     uint64_t total = 0;
     bool optimal = true;
-    for (const properties::Buffer &buffer : given.buffers) {
+    for (const properties::Buffer& buffer : given.buffers) {
       std::vector<planner::PlanItem> items;
       std::vector<size_t> members;
       for (size_t i = 0; i < given.allocations.size(); ++i) {
-        const properties::Allocation &a = given.allocations[i];
+        const properties::Allocation& a = given.allocations[i];
         // Aliases own no bytes; broken allocations are the oracle's to
         // report, not something to place.
         if (a.mem_id != buffer.mem_id || a.alias_of || a.size < 0 ||
@@ -304,9 +296,9 @@ void Replan(InputReport &report, const Plan &given, uint64_t min_alignment,
   }
 }
 
-uint64_t GivenBytes(const Plan &plan) {
+uint64_t GivenBytes(const Plan& plan) {
   uint64_t total = 0;
-  for (const properties::Buffer &buffer : plan.buffers) {
+  for (const properties::Buffer& buffer : plan.buffers) {
     if (buffer.size > 0) {
       total = SaturatingAdd(total, static_cast<uint64_t>(buffer.size));
     }
@@ -315,16 +307,16 @@ uint64_t GivenBytes(const Plan &plan) {
 }
 
 // A MiniMalloc problem (no offsets): every algorithm places it.
-InputReport CheckCsvProblem(const std::string &name,
-                            const planner::MinimallocProblem &problem,
-                            const PipelineOptions &options) {
+InputReport CheckCsvProblem(const std::string& name,
+                            const planner::MinimallocProblem& problem,
+                            const PipelineOptions& options) {
   InputReport report;
   report.name = name;
   report.kind = InputKind::kCsv;
   Plan unplaced;
   properties::Buffer buffer;
   unplaced.buffers.push_back(buffer);
-  for (const planner::MinimallocBuffer &row : problem.buffers) {
+  for (const planner::MinimallocBuffer& row : problem.buffers) {
     properties::Allocation a;
     a.id = row.id;
     a.size = row.size > static_cast<uint64_t>(INT64_MAX)
@@ -335,14 +327,13 @@ InputReport CheckCsvProblem(const std::string &name,
     unplaced.allocations.push_back(std::move(a));
   }
   Replan(report, unplaced, /*min_alignment=*/1, options);
-  if (!report.plans.empty())
-    Summarize(report, report.plans.front());
+  if (!report.plans.empty()) Summarize(report, report.plans.front());
   report.num_tensors = problem.buffers.size();
   return report;
 }
 
-InputReport Unreadable(const std::string &name, InputKind kind,
-                       const std::string &error) {
+InputReport Unreadable(const std::string& name, InputKind kind,
+                       const std::string& error) {
   InputReport report;
   report.name = name;
   report.kind = kind;
@@ -351,10 +342,10 @@ InputReport Unreadable(const std::string &name, InputKind kind,
   return report;
 }
 
-std::vector<InputReport> RunProgram(const std::string &name,
-                                    const std::string &text,
-                                    const PipelineOptions &options) {
-  const auto *data = reinterpret_cast<const uint8_t *>(text.data());
+std::vector<InputReport> RunProgram(const std::string& name,
+                                    const std::string& text,
+                                    const PipelineOptions& options) {
+  const auto* data = reinterpret_cast<const uint8_t*>(text.data());
   size_t size = text.size();
   // Judging reads the plan as the file states it (plan faults get their
   // codes); loading validates it and may refuse, which is a load finding.
@@ -370,23 +361,23 @@ std::vector<InputReport> RunProgram(const std::string &name,
   std::vector<uint64_t> aligned;
   Result<Program> program = Error(ErrorCode::kInvalidProgram, "not loaded");
   {
-    Result<std::pair<const uint8_t *, size_t>> inner =
+    Result<std::pair<const uint8_t*, size_t>> inner =
         IsBundledProgram(data, size)
             ? ExtractBundledProgram(data, size)
-            : Result<std::pair<const uint8_t *, size_t>>(
+            : Result<std::pair<const uint8_t*, size_t>>(
                   std::make_pair(data, size));
     if (inner.ok()) {
       aligned.resize((inner->second + 7) / 8);
       if (inner->second > 0) {
         std::memcpy(aligned.data(), inner->first, inner->second);
       }
-      program = Program::Load(reinterpret_cast<const uint8_t *>(aligned.data()),
+      program = Program::Load(reinterpret_cast<const uint8_t*>(aligned.data()),
                               inner->second);
     }
   }
   std::vector<InputReport> reports;
   for (size_t m = 0; m < methods->size(); ++m) {
-    properties::MethodPlan &method = (*methods)[m];
+    properties::MethodPlan& method = (*methods)[m];
     std::string label = name + ":" + method.name;
     InputReport report = CheckGivenPlan(label, InputKind::kProgram, method.plan,
                                         options, &verdicts[m]);
@@ -406,47 +397,47 @@ std::vector<InputReport> RunProgram(const std::string &name,
   return reports;
 }
 
-std::vector<InputReport> RunText(const CheckInput &input,
-                                 const std::string &text,
-                                 const PipelineOptions &options) {
+std::vector<InputReport> RunText(const CheckInput& input,
+                                 const std::string& text,
+                                 const PipelineOptions& options) {
   InputKind kind = InputKindOf(input.name);
   switch (kind) {
-  case InputKind::kGraph: {
-    Result<planner::Graph> graph = planner::ParseGraph(text);
-    if (!graph.ok()) {
-      return {Unreadable(input.name, kind, graph.error().ToString())};
+    case InputKind::kGraph: {
+      Result<planner::Graph> graph = planner::ParseGraph(text);
+      if (!graph.ok()) {
+        return {Unreadable(input.name, kind, graph.error().ToString())};
+      }
+      return {CheckGraph(input.name, *graph, options)};
     }
-    return {CheckGraph(input.name, *graph, options)};
-  }
-  case InputKind::kProgram:
-    return RunProgram(input.name, text, options);
-  case InputKind::kCsv: {
-    Result<planner::MinimallocProblem> problem =
-        planner::ParseMinimallocCsv(text);
-    bool has_offsets =
-        problem.ok() &&
-        std::any_of(problem->buffers.begin(), problem->buffers.end(),
-                    [](const planner::MinimallocBuffer &b) {
-                      return b.offset.has_value();
-                    });
-    if (problem.ok() && !has_offsets) {
-      return {CheckCsvProblem(input.name, *problem, options)};
+    case InputKind::kProgram:
+      return RunProgram(input.name, text, options);
+    case InputKind::kCsv: {
+      Result<planner::MinimallocProblem> problem =
+          planner::ParseMinimallocCsv(text);
+      bool has_offsets =
+          problem.ok() &&
+          std::any_of(problem->buffers.begin(), problem->buffers.end(),
+                      [](const planner::MinimallocBuffer& b) {
+                        return b.offset.has_value();
+                      });
+      if (problem.ok() && !has_offsets) {
+        return {CheckCsvProblem(input.name, *problem, options)};
+      }
+      Result<Plan> plan = properties::PlanFromCsv(text);
+      if (!plan.ok()) {
+        return {Unreadable(input.name, kind, plan.error().ToString())};
+      }
+      return {CheckGivenPlan(input.name, kind, *plan, options)};
     }
-    Result<Plan> plan = properties::PlanFromCsv(text);
-    if (!plan.ok()) {
-      return {Unreadable(input.name, kind, plan.error().ToString())};
+    case InputKind::kJsonPlan: {
+      Result<Plan> plan = properties::PlanFromJson(text);
+      if (!plan.ok()) {
+        return {Unreadable(input.name, kind, plan.error().ToString())};
+      }
+      return {CheckGivenPlan(input.name, kind, *plan, options)};
     }
-    return {CheckGivenPlan(input.name, kind, *plan, options)};
-  }
-  case InputKind::kJsonPlan: {
-    Result<Plan> plan = properties::PlanFromJson(text);
-    if (!plan.ok()) {
-      return {Unreadable(input.name, kind, plan.error().ToString())};
-    }
-    return {CheckGivenPlan(input.name, kind, *plan, options)};
-  }
-  case InputKind::kUnknown:
-    break;
+    case InputKind::kUnknown:
+      break;
   }
   return {Unreadable(input.name, kind,
                      "unknown input type (expected .graph, .pte, .bpte, .csv "
@@ -454,68 +445,62 @@ std::vector<InputReport> RunText(const CheckInput &input,
 }
 
 // `prefix` replaces the folder in the names reports show.
-void AddFolderInputs(const fs::path &folder, const std::string &prefix,
-                     std::vector<CheckInput> *out) {
+void AddFolderInputs(const fs::path& folder, const std::string& prefix,
+                     std::vector<CheckInput>* out) {
   std::error_code error;
   std::vector<std::string> files;
   for (fs::directory_iterator it(folder, error), end; !error && it != end;
        it.increment(error)) {
-    if (!it->is_regular_file(error))
-      continue;
+    if (!it->is_regular_file(error)) continue;
     std::string path = it->path().string();
-    if (InputKindOf(path) != InputKind::kUnknown)
-      files.push_back(path);
+    if (InputKindOf(path) != InputKind::kUnknown) files.push_back(path);
   }
   std::sort(files.begin(), files.end());
-  for (const std::string &path : files) {
+  for (const std::string& path : files) {
     std::string name =
         prefix.empty() ? path : prefix + fs::path(path).filename().string();
     out->push_back({name, path, {}});
   }
 }
 
-} // namespace
+}  // namespace
 
-InputKind InputKindOf(const std::string &name) {
-  if (EndsWith(name, ".graph"))
-    return InputKind::kGraph;
+InputKind InputKindOf(const std::string& name) {
+  if (EndsWith(name, ".graph")) return InputKind::kGraph;
   if (EndsWith(name, ".pte") || EndsWith(name, ".bpte")) {
     return InputKind::kProgram;
   }
-  if (EndsWith(name, ".csv"))
-    return InputKind::kCsv;
-  if (EndsWith(name, ".json"))
-    return InputKind::kJsonPlan;
+  if (EndsWith(name, ".csv")) return InputKind::kCsv;
+  if (EndsWith(name, ".json")) return InputKind::kJsonPlan;
   return InputKind::kUnknown;
 }
 
-const char *VerdictName(Verdict verdict) {
+const char* VerdictName(Verdict verdict) {
   switch (verdict) {
-  case Verdict::kOk:
-    return "ok";
-  case Verdict::kFailed:
-    return "FAIL";
-  case Verdict::kNotApplicable:
-    break;
+    case Verdict::kOk:
+      return "ok";
+    case Verdict::kFailed:
+      return "FAIL";
+    case Verdict::kNotApplicable:
+      break;
   }
   return "n/a";
 }
 
-std::vector<std::string> AlgorithmsOf(const PipelineOptions &options) {
+std::vector<std::string> AlgorithmsOf(const PipelineOptions& options) {
   return options.algorithms.empty() ? planner::AlgorithmNames()
                                     : options.algorithms;
 }
 
-std::vector<CheckInput> DefaultInputs(const std::string &shared_data_dir) {
+std::vector<CheckInput> DefaultInputs(const std::string& shared_data_dir) {
   std::vector<CheckInput> inputs;
-  for (const EmbeddedGraph &graph : DefaultCorpus()) {
+  for (const EmbeddedGraph& graph : DefaultCorpus()) {
     inputs.push_back({std::string(graph.name), "", std::string(graph.text)});
   }
-  if (shared_data_dir.empty())
-    return inputs;
+  if (shared_data_dir.empty()) return inputs;
   std::error_code error;
   fs::path root(shared_data_dir);
-  for (const char *sub : {"pte", "minimalloc"}) {
+  for (const char* sub : {"pte", "minimalloc"}) {
     if (fs::is_directory(root / sub, error)) {
       AddFolderInputs(root / sub, std::string(sub) + "/", &inputs);
     }
@@ -523,9 +508,9 @@ std::vector<CheckInput> DefaultInputs(const std::string &shared_data_dir) {
   return inputs;
 }
 
-std::vector<CheckInput> ExpandPaths(const std::vector<std::string> &paths) {
+std::vector<CheckInput> ExpandPaths(const std::vector<std::string>& paths) {
   std::vector<CheckInput> inputs;
-  for (const std::string &path : paths) {
+  for (const std::string& path : paths) {
     std::error_code error;
     if (fs::is_directory(path, error)) {
       AddFolderInputs(path, "", &inputs);
@@ -536,8 +521,8 @@ std::vector<CheckInput> ExpandPaths(const std::vector<std::string> &paths) {
   return inputs;
 }
 
-std::vector<InputReport> RunInput(const CheckInput &input,
-                                  const PipelineOptions &options) {
+std::vector<InputReport> RunInput(const CheckInput& input,
+                                  const PipelineOptions& options) {
   auto start = std::chrono::steady_clock::now();
   std::vector<InputReport> reports;
   Result<std::string> text = ReadInput(input);
@@ -550,14 +535,14 @@ std::vector<InputReport> RunInput(const CheckInput &input,
   double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
           .count();
-  for (InputReport &report : reports) {
+  for (InputReport& report : reports) {
     report.seconds = seconds / static_cast<double>(reports.size());
   }
   return reports;
 }
 
-InputReport CheckGraph(const std::string &name, const planner::Graph &graph,
-                       const PipelineOptions &options) {
+InputReport CheckGraph(const std::string& name, const planner::Graph& graph,
+                       const PipelineOptions& options) {
   InputReport report;
   report.name = name;
   report.kind = InputKind::kGraph;
@@ -567,7 +552,7 @@ InputReport CheckGraph(const std::string &name, const planner::Graph &graph,
     plan_options.end_time =
         static_cast<properties::TimeValue>(graph.nodes().size()) - 1;
   }
-  for (const std::string &algorithm : AlgorithmsOf(options)) {
+  for (const std::string& algorithm : AlgorithmsOf(options)) {
     AlgorithmOutcome outcome;
     outcome.name = algorithm;
     planner::PlanOptions planner_options;
@@ -587,7 +572,7 @@ InputReport CheckGraph(const std::string &name, const planner::Graph &graph,
         !result->algorithms.empty() &&
         std::all_of(
             result->algorithms.begin(), result->algorithms.end(),
-            [](const planner::AlgorithmStats &s) { return s.proven_optimal; });
+            [](const planner::AlgorithmStats& s) { return s.proven_optimal; });
     report.algorithms.push_back(outcome);
 
     Result<Plan> plan =
@@ -597,8 +582,7 @@ InputReport CheckGraph(const std::string &name, const planner::Graph &graph,
       report.findings.push_back(algorithm + ": " + plan.error().ToString());
     } else {
       Judge(report, algorithm, std::move(*plan));
-      if (report.plans.size() == 1)
-        Summarize(report, report.plans.front());
+      if (report.plans.size() == 1) Summarize(report, report.plans.front());
     }
     Result<std::vector<uint8_t>> bytes = planner::EmitProgram(graph, *result);
     if (!bytes.ok()) {
@@ -610,9 +594,9 @@ InputReport CheckGraph(const std::string &name, const planner::Graph &graph,
   return report;
 }
 
-InputReport CheckGivenPlan(const std::string &name, InputKind kind,
-                           const Plan &plan, const PipelineOptions &options,
-                           const Report *verdict) {
+InputReport CheckGivenPlan(const std::string& name, InputKind kind,
+                           const Plan& plan, const PipelineOptions& options,
+                           const Report* verdict) {
   InputReport report;
   report.name = name;
   report.kind = kind;
@@ -631,16 +615,14 @@ InputReport CheckGivenPlan(const std::string &name, InputKind kind,
   return report;
 }
 
-int ExitCode(const std::vector<InputReport> &reports) {
+int ExitCode(const std::vector<InputReport>& reports) {
   int code = 0;
-  for (const InputReport &report : reports) {
-    if (!report.readable)
-      return 2;
-    if (!report.ok())
-      code = 1;
+  for (const InputReport& report : reports) {
+    if (!report.readable) return 2;
+    if (!report.ok()) code = 1;
   }
   return code;
 }
 
-} // namespace cli
-} // namespace memplan
+}  // namespace cli
+}  // namespace memplan

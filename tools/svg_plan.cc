@@ -167,7 +167,16 @@ class SvgWriter {
       x += 90;
     }
     if (!violators_.empty() || !report_.ok()) {
-      Swatch(x, kViolationFill, kViolationStroke, "violation");
+      // The legend names every code found, shared_state included.
+      std::string codes;
+      for (int c = 0; c < properties::kNumViolationCodes; ++c) {
+        const auto code = static_cast<properties::ViolationCode>(c);
+        if (report_.count(code) == 0) continue;
+        codes += (codes.empty() ? "" : ", ") +
+                 std::string(properties::ViolationCodeName(code));
+      }
+      Swatch(x, kViolationFill, kViolationStroke,
+             codes.empty() ? "violation" : "violation: " + codes);
     }
     y_ += 22;
   }

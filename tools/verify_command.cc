@@ -22,7 +22,7 @@ namespace memplan {
 namespace cli {
 namespace {
 
-constexpr const char *kUsage =
+constexpr const char* kUsage =
     "usage: memplan verify FILE [--json] [--align N] [--method NAME]\n"
     "                      [--alias-op NAME]...\n"
     "  FILE      a program (.pte), a MiniMalloc CSV with an offset column\n"
@@ -45,34 +45,32 @@ struct VerifyArgs {
   std::vector<std::string> alias_ops;
 };
 
-int UsageError(const std::string &message) {
+int UsageError(const std::string& message) {
   std::fprintf(stderr, "memplan verify: %s\n%s", message.c_str(), kUsage);
   return 2;
 }
 
-bool EndsWith(const std::string &s, const std::string &suffix) {
+bool EndsWith(const std::string& s, const std::string& suffix) {
   return s.size() >= suffix.size() &&
          s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
-Result<std::vector<properties::MethodPlan>>
-ReadPlans(const VerifyArgs &args, const std::string &bytes) {
+Result<std::vector<properties::MethodPlan>> ReadPlans(
+    const VerifyArgs& args, const std::string& bytes) {
   std::vector<properties::MethodPlan> plans;
   if (EndsWith(args.file, ".csv")) {
     properties::CsvPlanOptions options;
     options.alignment = args.align;
     Result<properties::Plan> plan = properties::PlanFromCsv(bytes, options);
-    if (!plan.ok())
-      return plan.error();
+    if (!plan.ok()) return plan.error();
     plans.push_back({args.file, std::move(*plan)});
     return plans;
   }
   if (EndsWith(args.file, ".json")) {
     Result<properties::Plan> plan = properties::PlanFromJson(bytes);
-    if (!plan.ok())
-      return plan.error();
+    if (!plan.ok()) return plan.error();
     // --align raises every allocation's alignment, as for the other inputs.
-    for (properties::Allocation &a : plan->allocations) {
+    for (properties::Allocation& a : plan->allocations) {
       a.alignment = std::max(a.alignment, args.align);
     }
     plans.push_back({args.file, std::move(*plan)});
@@ -83,14 +81,14 @@ ReadPlans(const VerifyArgs &args, const std::string &bytes) {
   options.alias_ops = args.alias_ops;
   Result<std::vector<properties::MethodPlan>> methods =
       properties::ReadProgramPlans(
-          reinterpret_cast<const uint8_t *>(bytes.data()), bytes.size(),
-          options, args.method);
+          reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size(), options,
+          args.method);
   return methods;
 }
 
-} // namespace
+}  // namespace
 
-int RunVerify(int argc, char **argv) {
+int RunVerify(int argc, char** argv) {
   VerifyArgs args;
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
@@ -100,8 +98,7 @@ int RunVerify(int argc, char **argv) {
     } else if (arg == "--json") {
       args.json = true;
     } else if (arg == "--align" || arg == "--method" || arg == "--alias-op") {
-      if (i + 1 >= argc)
-        return UsageError(arg + " needs a value");
+      if (i + 1 >= argc) return UsageError(arg + " needs a value");
       std::string value = argv[++i];
       if (arg == "--method") {
         args.method = value;
@@ -125,8 +122,7 @@ int RunVerify(int argc, char **argv) {
       return UsageError("more than one FILE");
     }
   }
-  if (args.file.empty())
-    return UsageError("no FILE");
+  if (args.file.empty()) return UsageError("no FILE");
 
   std::ifstream in(args.file, std::ios::binary);
   if (!in) {
@@ -142,7 +138,7 @@ int RunVerify(int argc, char **argv) {
     return 2;
   }
 
-  const std::vector<properties::MethodPlan> &methods = *plans;
+  const std::vector<properties::MethodPlan>& methods = *plans;
   // Methods of one program are judged together (shared state).
   std::vector<properties::Report> reports = properties::CheckMethods(methods);
   bool valid = true;
@@ -150,12 +146,11 @@ int RunVerify(int argc, char **argv) {
   if (args.json)
     out = "{\"file\":" + properties::JsonQuote(args.file) + ",\"plans\":[";
   for (size_t p = 0; p < methods.size(); ++p) {
-    const properties::MethodPlan &named = methods[p];
-    const properties::Report &report = reports[p];
+    const properties::MethodPlan& named = methods[p];
+    const properties::Report& report = reports[p];
     valid = valid && report.ok();
     if (args.json) {
-      if (p > 0)
-        out += ",";
+      if (p > 0) out += ",";
       out +=
           "{\"name\":" + properties::JsonQuote(named.name) +
           ",\"allocations\":" + std::to_string(named.plan.allocations.size()) +
@@ -166,11 +161,10 @@ int RunVerify(int argc, char **argv) {
              " buffer(s)\n" + properties::FormatText(report);
     }
   }
-  if (args.json)
-    out += "]}\n";
+  if (args.json) out += "]}\n";
   std::fputs(out.c_str(), stdout);
   return valid ? 0 : 1;
 }
 
-} // namespace cli
-} // namespace memplan
+}  // namespace cli
+}  // namespace memplan

@@ -25,9 +25,8 @@ uint64_t AlignUp(uint64_t value) {
          kSegmentAlignment;
 }
 
-void WriteLe(uint8_t *p, uint64_t value, int bytes) {
-  for (int i = 0; i < bytes; ++i)
-    p[i] = static_cast<uint8_t>(value >> (8 * i));
+void WriteLe(uint8_t* p, uint64_t value, int bytes) {
+  for (int i = 0; i < bytes; ++i) p[i] = static_cast<uint8_t>(value >> (8 * i));
 }
 
 std::unique_ptr<fb::ExtraTensorInfoT> DeviceInfo(Device device) {
@@ -37,56 +36,51 @@ std::unique_ptr<fb::ExtraTensorInfoT> DeviceInfo(Device device) {
   return extra;
 }
 
-} // namespace
+}  // namespace
 
 ProgramBuilder::ProgramBuilder() = default;
 
-Result<ProgramBuilder> ProgramBuilder::FromProgram(const uint8_t *data,
+Result<ProgramBuilder> ProgramBuilder::FromProgram(const uint8_t* data,
                                                    size_t size) {
   if (IsBundledProgram(data, size)) {
-    Result<std::pair<const uint8_t *, size_t>> inner =
+    Result<std::pair<const uint8_t*, size_t>> inner =
         ExtractBundledProgram(data, size);
-    if (!inner.ok())
-      return inner.error();
+    if (!inner.ok()) return inner.error();
     data = inner->first;
     size = inner->second;
   }
   std::vector<uint64_t> aligned((size + 7) / 8);
-  if (size > 0)
-    std::memcpy(aligned.data(), data, size);
+  if (size > 0) std::memcpy(aligned.data(), data, size);
   Result<Program> program =
-      Program::Read(reinterpret_cast<const uint8_t *>(aligned.data()), size);
-  if (!program.ok())
-    return program.error();
+      Program::Read(reinterpret_cast<const uint8_t*>(aligned.data()), size);
+  if (!program.ok()) return program.error();
   ProgramBuilder builder;
   program->flatbuffer()->UnPackTo(&builder.program_);
   const size_t num_segments = builder.program_.segments.size();
   builder.program_.segments.clear();
   for (size_t i = 0; i < num_segments; ++i) {
-    Result<std::pair<const uint8_t *, uint64_t>> segment = program->segment(i);
-    if (!segment.ok())
-      return segment.error();
+    Result<std::pair<const uint8_t*, uint64_t>> segment = program->segment(i);
+    if (!segment.ok()) return segment.error();
     builder.AddSegment(
         std::vector<uint8_t>(segment->first, segment->first + segment->second));
   }
   return builder;
 }
 
-ProgramBuilder &ProgramBuilder::AddMethod(const std::string &name) {
+ProgramBuilder& ProgramBuilder::AddMethod(const std::string& name) {
   auto plan = std::make_unique<fb::ExecutionPlanT>();
   plan->name = name;
   program_.execution_plan.push_back(std::move(plan));
   return *this;
 }
 
-fb::ExecutionPlanT &ProgramBuilder::method() {
-  if (program_.execution_plan.empty())
-    AddMethod("forward");
+fb::ExecutionPlanT& ProgramBuilder::method() {
+  if (program_.execution_plan.empty()) AddMethod("forward");
   return *program_.execution_plan.back();
 }
 
 uint32_t ProgramBuilder::AddBuffer(int64_t size, Device device) {
-  fb::ExecutionPlanT &plan = method();
+  fb::ExecutionPlanT& plan = method();
   if (plan.non_const_buffer_sizes.empty()) {
     plan.non_const_buffer_sizes.push_back(0);
   }
@@ -103,14 +97,14 @@ uint32_t ProgramBuilder::AddBuffer(int64_t size, Device device) {
 }
 
 int32_t ProgramBuilder::AddValue(fb::KernelTypesUnion value) {
-  fb::ExecutionPlanT &plan = method();
+  fb::ExecutionPlanT& plan = method();
   auto evalue = std::make_unique<fb::EValueT>();
   evalue->val = std::move(value);
   plan.values.push_back(std::move(evalue));
   return static_cast<int32_t>(plan.values.size() - 1);
 }
 
-int32_t ProgramBuilder::AddTensor(const TensorSpec &spec) {
+int32_t ProgramBuilder::AddTensor(const TensorSpec& spec) {
   fb::TensorT tensor;
   tensor.scalar_type = spec.scalar_type;
   tensor.sizes = spec.sizes;
@@ -145,8 +139,7 @@ int32_t ProgramBuilder::AddPlannedTensor(fb::ScalarType scalar_type,
   spec.sizes = std::move(sizes);
   spec.memory_id = memory_id;
   spec.offset = offset;
-  if (device != Device::Cpu())
-    spec.device = device;
+  if (device != Device::Cpu()) spec.device = device;
   return AddTensor(spec);
 }
 
@@ -180,9 +173,9 @@ int32_t ProgramBuilder::AddOptionalTensorList(std::vector<int32_t> items) {
   return AddValue(std::move(u));
 }
 
-int32_t ProgramBuilder::AddOperator(const std::string &name,
-                                    const std::string &overload) {
-  fb::ExecutionPlanT &plan = method();
+int32_t ProgramBuilder::AddOperator(const std::string& name,
+                                    const std::string& overload) {
+  fb::ExecutionPlanT& plan = method();
   auto op = std::make_unique<fb::OperatorT>();
   op->name = name;
   op->overload = overload;
@@ -192,7 +185,7 @@ int32_t ProgramBuilder::AddOperator(const std::string &name,
 
 void ProgramBuilder::AddKernelCall(int32_t op_index,
                                    std::vector<int32_t> args) {
-  fb::ExecutionPlanT &plan = method();
+  fb::ExecutionPlanT& plan = method();
   if (plan.chains.empty())
     plan.chains.push_back(std::make_unique<fb::ChainT>());
   fb::KernelCallT call;
@@ -227,8 +220,7 @@ std::vector<uint8_t> ProgramBuilder::Build() const {
   fb::FinishProgramBuffer(fbb, fb::Program::Pack(fbb, &program_));
   std::vector<uint8_t> bytes(fbb.GetBufferPointer(),
                              fbb.GetBufferPointer() + fbb.GetSize());
-  if (segment_payloads_.empty())
-    return bytes;
+  if (segment_payloads_.empty()) return bytes;
 
   // All flatbuffer offsets are relative except the root offset at byte 0,
   // so inserting the header after the identifier only moves the root.
@@ -237,7 +229,7 @@ std::vector<uint8_t> ProgramBuilder::Build() const {
           flatbuffers::ReadScalar<uint32_t>(bytes.data()) + kHeaderLength, 4);
   uint64_t program_size = bytes.size();
   uint64_t segment_base = AlignUp(program_size);
-  uint8_t *header = bytes.data() + 8;
+  uint8_t* header = bytes.data() + 8;
   std::memcpy(header, "eh00", 4);
   WriteLe(header + 4, kHeaderLength, 4);
   WriteLe(header + 8, program_size, 8);
@@ -251,5 +243,5 @@ std::vector<uint8_t> ProgramBuilder::Build() const {
   return bytes;
 }
 
-} // namespace testing
-} // namespace memplan
+}  // namespace testing
+}  // namespace memplan

@@ -39,14 +39,14 @@ struct TensorSpec {
   std::optional<std::vector<uint8_t>> dim_order;
   // 0: not planned (no allocation_info); >= 1: a planned buffer id.
   uint32_t memory_id = 0;
-  uint64_t offset = 0; // Split into memory_offset_low/high.
+  uint64_t offset = 0;  // Split into memory_offset_low/high.
   // Absent: no extra_tensor_info (the tensor is CPU:0).
   std::optional<Device> device;
   uint32_t data_buffer_idx = 0;
 };
 
 class ProgramBuilder {
-public:
+ public:
   ProgramBuilder();
 
   // A builder holding a copy of an existing program (or of the program a
@@ -54,11 +54,11 @@ public:
   // Program::Read; any alignment): its object tree to mutate, and its data
   // segments' payloads, which Build() writes back after the new flatbuffer
   // with the extended header. Used to plant faults in real programs.
-  static Result<ProgramBuilder> FromProgram(const uint8_t *data, size_t size);
+  static Result<ProgramBuilder> FromProgram(const uint8_t* data, size_t size);
 
   // Starts a new execution plan; later calls add to it. A builder without
   // any AddMethod call gets a "forward" method on first use.
-  ProgramBuilder &AddMethod(const std::string &name);
+  ProgramBuilder& AddMethod(const std::string& name);
 
   // Appends a planned buffer of `size` bytes on `device` and returns its id
   // (1, 2, ...). The reserved entry 0 is written on the first call; a
@@ -66,7 +66,7 @@ public:
   uint32_t AddBuffer(int64_t size, Device device = Device::Cpu());
 
   // Each Add*Value returns the new value's index in the current method.
-  int32_t AddTensor(const TensorSpec &spec);
+  int32_t AddTensor(const TensorSpec& spec);
   // A planned tensor on `device`; device CPU:0 writes no extra_tensor_info.
   int32_t AddPlannedTensor(executorch_flatbuffer::ScalarType scalar_type,
                            std::vector<int32_t> sizes, uint32_t memory_id,
@@ -77,8 +77,8 @@ public:
   int32_t AddOptionalTensorList(std::vector<int32_t> items);
 
   // Returns the operator's index in the current method.
-  int32_t AddOperator(const std::string &name,
-                      const std::string &overload = "out");
+  int32_t AddOperator(const std::string& name,
+                      const std::string& overload = "out");
   // Appends to chain 0 of the current method (created on first use).
   void AddKernelCall(int32_t op_index, std::vector<int32_t> args);
   void SetInputs(std::vector<int32_t> inputs);
@@ -91,14 +91,14 @@ public:
   uint32_t AddSegment(std::vector<uint8_t> payload);
 
   // The object tree to mutate freely before Build().
-  executorch_flatbuffer::ProgramT &program() { return program_; }
-  executorch_flatbuffer::ExecutionPlanT &method();
+  executorch_flatbuffer::ProgramT& program() { return program_; }
+  executorch_flatbuffer::ExecutionPlanT& method();
 
   // Serializes: file identifier "ET12"; with segments, also the extended
   // header ("eh00", length 32) and the segment payloads.
   std::vector<uint8_t> Build() const;
 
-private:
+ private:
   int32_t AddValue(executorch_flatbuffer::KernelTypesUnion value);
 
   executorch_flatbuffer::ProgramT program_;
@@ -106,8 +106,8 @@ private:
   // Where each payload goes, kept apart from program_ so that a test that
   // rewrites DataSegment.offset/size does not move the payload bytes.
   std::vector<uint64_t> segment_offsets_;
-  uint64_t segment_bytes_ = 0; // Aligned bytes of the payloads so far.
+  uint64_t segment_bytes_ = 0;  // Aligned bytes of the payloads so far.
 };
 
-} // namespace testing
-} // namespace memplan
+}  // namespace testing
+}  // namespace memplan

@@ -1,0 +1,74 @@
+// The oracle on a whole program: a 100k-tensor ET12 program (a chain of
+// kernels over 64 reused slots) read, derived into a plan and judged.
+// BM_LoadDeriveCheck (Program::Load + PlanFromProgram + Check) is the path
+// every version of memplan has, for before/after comparisons;
+// BM_VerifyProgram is what `memplan verify` runs now (Program::Read, every
+// method, shared state).
+#include <vector>
+
+#include "benchmark/benchmark.h"
+#include "properties/check.h"
+#include "properties/program_plan.h"
+#include "properties/program_plans.h"
+#include "runtime/program.h"
+#include "runtime/testing/program_builder.h"
+
+namespace memplan {
+namespace properties {
+namespace {
+
+namespace fb = executorch_flatbuffer;
+
+std::vector<uint8_t> ChainProgram(int tensors) {
+  constexpr int kSlots = 64;
+  constexpr uint64_t kSlotBytes = 256;
+  testing::ProgramBuilder b;
+  uint32_t cpu = b.AddBuffer(kSlots * kSlotBytes);
+  int32_t op = b.AddOperator("aten::add");
+  std::vector<int32_t> values;
+  values.reserve(tensors);
+  for (int i = 0; i < tensors; ++i) {
+    values.push_back(b.AddPlannedTensor(fb::ScalarType::FLOAT, {8, 8}, cpu,
+                                        (i % kSlots) * kSlotBytes));
+  }
+  // Tensor i is read by the two next kernels, then its slot is reused.
+  for (int i = 2; i < tensors; ++i) {
+    b.AddKernelCall(op, {values[i - 2], values[i - 1], values[i]});
+  }
+  b.SetInputs({values[0], values[1]});
+  b.SetOutputs({values.back()});
+  return b.Build();
+}
+
+void BM_LoadDeriveCheck(benchmark::State& state) {
+  std::vector<uint8_t> bytes = ChainProgram(static_cast<int>(state.range(0)));
+  for (auto _ : state) {
+    Result<Program> program = Program::Load(bytes.data(), bytes.size());
+    if (!program.ok()) state.SkipWithError("program refused");
+    Result<Plan> plan = PlanFromProgram(*program, 0);
+    if (!plan.ok()) state.SkipWithError("no plan");
+    Report report = Check(*plan);
+    if (!report.ok()) state.SkipWithError("plan is not valid");
+    benchmark::DoNotOptimize(report);
+  }
+  state.SetItemsProcessed(state.iterations() * state.range(0));
+}
+BENCHMARK(BM_LoadDeriveCheck)->Arg(100'000)->Unit(benchmark::kMillisecond);
+
+void BM_VerifyProgram(benchmark::State& state) {
+  std::vector<uint8_t> bytes = ChainProgram(static_cast<int>(state.range(0)));
+  for (auto _ : state) {
+    Result<std::vector<MethodPlan>> plans =
+        ReadProgramPlans(bytes.data(), bytes.size());
+    if (!plans.ok()) state.SkipWithError("program unreadable");
+    std::vector<Report> reports = CheckMethods(*plans);
+    if (!reports[0].ok()) state.SkipWithError("plan is not valid");
+    benchmark::DoNotOptimize(reports);
+  }
+  state.SetItemsProcessed(state.iterations() * state.range(0));
+}
+BENCHMARK(BM_VerifyProgram)->Arg(100'000)->Unit(benchmark::kMillisecond);
+
+}  // namespace
+}  // namespace properties
+}  // namespace memplan
