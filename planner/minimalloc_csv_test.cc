@@ -54,20 +54,109 @@ TEST(MinimallocCsvTest, WriteOverwritesAnExistingOffsetInPlace) {
 
 TEST(MinimallocCsvTest, ErrorsNameTheLineAndColumn) {
   EXPECT_THAT(ErrorOf("id,lower,size\n"),
-              HasSubstr("line 1, column 'upper': missing"));
-  EXPECT_THAT(ErrorOf("id,lower,upper,size\nb,0,3,4\nc,0,x3,4\n"),
-              HasSubstr("line 3, column 'upper': \"x3\" is not an integer"));
+              HasSubstr("line 1: the header has no 'upper' column"));
+  EXPECT_THAT(ErrorOf("id,lower,lower,upper,size\n"),
+              HasSubstr("line 1, column 10 ('lower'): appears twice"));
+  EXPECT_THAT(
+      ErrorOf("id,lower,upper,size\nb,0,3,4\nc,0,x3,4\n"),
+      HasSubstr("line 3, column 5 ('upper'): \"x3\" is not an integer"));
   EXPECT_THAT(ErrorOf("id,lower,upper,size\nb,0,3,-4\n"),
-              HasSubstr("line 2, column 'size': -4 is negative"));
+              HasSubstr("line 2, column 7 ('size'): -4 is negative"));
   EXPECT_THAT(ErrorOf("id,lower,upper,size\nb,3,3,4\n"),
-              HasSubstr("line 2, column 'upper': 3, must be > lower = 3"));
+              HasSubstr("line 2, column 5 ('upper'): 3, must be > lower = 3"));
   EXPECT_THAT(ErrorOf("id,lower,upper,size\nb,0,3,18446744073709551616\n"),
-              HasSubstr("line 2, column 'size'"));
+              HasSubstr("line 2, column 7 ('size'): 18446744073709551616 "
+                        "exceeds 18446744073709551615"));
   EXPECT_THAT(ErrorOf("id,lower,upper,size\nb,0,9223372036854775808,1\n"),
-              HasSubstr("line 2, column 'upper'"));
+              HasSubstr("line 2, column 5 ('upper'): 9223372036854775808 "
+                        "exceeds 9223372036854775807"));
   EXPECT_THAT(ErrorOf("id,lower,upper,size\nb,0,3\n"),
-              HasSubstr("line 2: 3 fields, header has 4"));
-  EXPECT_THAT(ErrorOf(""), HasSubstr("line 1"));
+              HasSubstr("line 2: 3 fields, the header has 4"));
+  EXPECT_THAT(ErrorOf(""), HasSubstr("line 1: no header line"));
+  EXPECT_THAT(ErrorOf("# only a comment\n\n"),
+              HasSubstr("line 2: no header line"));
+  EXPECT_THAT(ErrorOf("id,lower,upper,size\n ,0,3,4\n"),
+              HasSubstr("line 2, column 2 ('id'): empty id"));
+}
+
+TEST(MinimallocCsvTest, DuplicateIdsAreRefusedWithBothLines) {
+  EXPECT_THAT(ErrorOf("lower,upper,size,id\n0,1,8,a\n0,1,8,b\n"
+                      "  1,2,8, a\n"),
+              HasSubstr("line 4, column 10 ('id'): duplicate id 'a', first "
+                        "on line 2"));
+}
+
+TEST(MinimallocCsvTest, WithoutAnIdColumnRowsAreNumbered) {
+  Result<MinimallocProblem> problem =
+      ParseMinimallocCsv("lower,upper,size\n0,1,8\n0,1,8\n");
+  ASSERT_TRUE(problem.ok()) << problem.error().ToString();
+  EXPECT_THAT(problem->buffers, ElementsAre(Field(&MinimallocBuffer::id, "0"),
+                                            Field(&MinimallocBuffer::id, "1")));
+}
+
+TEST(MinimallocCsvTest, AlignmentColumnIsReadAndMustBeAPowerOfTwo) {
+  Result<MinimallocProblem> problem = ParseMinimallocCsv(
+      "id,lower,upper,size,alignment\na,0,3,3,1\nc,1,3,2,8\n");
+  ASSERT_TRUE(problem.ok()) << problem.error().ToString();
+  EXPECT_THAT(ToPlanItems(*problem),
+              ElementsAre(Field(&PlanItem::alignment, 1u),
+                          Field(&PlanItem::alignment, 8u)));
+  EXPECT_THAT(ErrorOf("id,lower,upper,size,alignment\na,0,3,3,12\n"),
+              HasSubstr("line 2, column 9 ('alignment'): 12 is not a power "
+                        "of two"));
+  EXPECT_THAT(ErrorOf("id,lower,upper,size,alignment\na,0,3,3,0\n"),
+              HasSubstr("('alignment'): 0 is not a power of two"));
+
+  // Without the column every row takes the default.
+  MinimallocCsvOptions options;
+  options.alignment = 16;
+  problem = ParseMinimallocCsv("id,lower,upper,size\na,0,3,3\n", options);
+  ASSERT_TRUE(problem.ok());
+  EXPECT_EQ(problem->buffers[0].alignment, 16u);
+}
+
+TEST(MinimallocCsvTest, FilledHintOrGapsAreRefusedEmptyOnesRead) {
+  EXPECT_THAT(ErrorOf("id,lower,upper,size,hint\na,0,3,3,\nb,0,3,3,16\n"),
+              HasSubstr("line 3, column 9 ('hint'): offset hints are not "
+                        "supported"));
+  EXPECT_THAT(ErrorOf("id,lower,upper,size,gaps\na,0,9,3,2-4\n"),
+              HasSubstr("line 2, column 9 ('gaps'): gaps are not supported"));
+  Result<MinimallocProblem> problem =
+      ParseMinimallocCsv("id,lower,upper,size,hint,gaps\na,0,9,3,,\n");
+  ASSERT_TRUE(problem.ok()) << problem.error().ToString();
+  EXPECT_EQ(problem->buffers.size(), 1u);
+}
+
+TEST(MinimallocCsvTest, CommentsBlanksAndBufferSize) {
+  Result<MinimallocProblem> problem = ParseMinimallocCsv(
+      "# a solution\n  # buffer_size: 24\n\nid, lower ,upper,size,offset\n"
+      "\ta , 0, 3, 4 ,8\r\n");
+  ASSERT_TRUE(problem.ok()) << problem.error().ToString();
+  EXPECT_EQ(problem->buffer_size, 24u);
+  EXPECT_TRUE(problem->has_offset_column);
+  ASSERT_EQ(problem->buffers.size(), 1u);
+  EXPECT_EQ(problem->buffers[0].id, "a");
+  EXPECT_EQ(problem->buffers[0].line, 5u);
+  EXPECT_EQ(problem->buffers[0].offset, 8u);
+  EXPECT_THAT(ErrorOf("# buffer_size: x\nid,lower,upper,size\n"),
+              HasSubstr("line 1, column 16 ('buffer_size'): \"x\" is not an "
+                        "integer"));
+}
+
+TEST(MinimallocCsvTest, EmptyLifetimesAndByteLimitsAreOptions) {
+  MinimallocCsvOptions options;
+  options.allow_empty_lifetimes = true;
+  options.max_bytes = INT64_MAX;
+  Result<MinimallocProblem> problem =
+      ParseMinimallocCsv("id,lower,upper,size\nb,5,5,4\n", options);
+  ASSERT_TRUE(problem.ok()) << problem.error().ToString();
+  EXPECT_EQ(problem->buffers[0].upper, 5);
+  problem = ParseMinimallocCsv(
+      "id,lower,upper,size\nb,0,1,9223372036854775808\n", options);
+  ASSERT_FALSE(problem.ok());
+  EXPECT_THAT(problem.error().message(),
+              HasSubstr("('size'): 9223372036854775808 exceeds "
+                        "9223372036854775807"));
 }
 
 TEST(MinimallocCsvTest, AcceptsTheLargestSizeAndTime) {

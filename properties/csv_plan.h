@@ -1,5 +1,6 @@
-// Plans from MiniMalloc-style CSV: a header naming the columns `id`,
-// `lower`, `upper`, `size`, `offset` (any order; `alignment` optional), one
+// Plans from MiniMalloc-style CSV, read by the planner's one CSV reader
+// (planner/minimalloc_csv.h): a header naming the columns `id`, `lower`,
+// `upper`, `size`, `offset` (any order; `id` and `alignment` optional), one
 // allocation a row, lifetime [lower, upper) half-open. All rows share one
 // buffer (mem_id 1) whose size is max(offset + size) unless a comment line
 // `# buffer_size: N` or CsvPlanOptions::buffer_size gives it.
@@ -20,9 +21,12 @@ struct CsvPlanOptions {
   Device device;                      // Of the buffer and every allocation.
 };
 
-// A CSV without an `offset` column is a problem, not a plan: it is refused
-// with an error that says "no offsets". Two rows with one id are refused
-// ("csv line L, column C: duplicate id ...").
+// Errors are the reader's, prefixed "csv ": "csv line L, column C
+// ('name'): ...". A CSV without an `offset` column is a problem, not a plan:
+// it is refused with an error that says "no offsets". Sizes and offsets
+// above 2^63 - 1 are refused; an empty or reversed [lower, upper) is read
+// and left to the lifetime check, and a sum that overflows to the bounds
+// check.
 Result<Plan> PlanFromCsv(std::string_view text,
                          const CsvPlanOptions& options = {});
 

@@ -2,6 +2,8 @@
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "planner/algorithm.h"
+#include "planner/minimalloc_csv.h"
 #include "properties/check.h"
 
 namespace memplan {
@@ -84,18 +86,27 @@ TEST(CsvPlanTest, MalformedRowsNameTheLineAndColumn) {
   };
   for (const Case& c : {
            Case{"id,lower,upper,size,offset\nb,0,3,x,0\n",
-                "csv line 2: size = 'x', must be an integer"},
+                "csv line 2, column 7 ('size'): \"x\" is not an integer"},
            Case{"id,lower,upper,size,offset\nb,0,3,4\n",
                 "csv line 2: 4 fields, the header has 5"},
-           Case{"id,lower,size,offset\n", "header lacks column 'upper'"},
+           Case{"id,lower,size,offset\n",
+                "csv line 1: the header has no 'upper' column"},
            Case{"id,lower,lower,upper,size,offset\n",
-                "duplicate column 'lower'"},
+                "csv line 1, column 10 ('lower'): appears twice"},
            Case{"id,lower,upper,size,offset\nb,0,99999999999999999999,4,0\n",
-                "upper = '99999999999999999999'"},
-           Case{"", "no header line"},
+                "csv line 2, column 5 ('upper'): 99999999999999999999 "
+                "exceeds"},
+           Case{"", "csv line 1: no header line"},
+           Case{"id,lower,upper,size,offset\nb,0,1,9223372036854775808,0\n",
+                "csv line 2, column 7 ('size'): 9223372036854775808 exceeds "
+                "9223372036854775807"},
+           Case{"id,lower,upper,size,offset,alignment\nb,0,1,4,0,3\n",
+                "csv line 2, column 11 ('alignment'): 3 is not a power of "
+                "two"},
            Case{"lower,upper,size,offset,id\n0,1,8,0,a\n0,1,8,8,b\n"
                 "  1,2,8,0, a\n",
-                "csv line 4, column 12: duplicate id 'a', first on line 2"},
+                "csv line 4, column 12 ('id'): duplicate id 'a', first on "
+                "line 2"},
        }) {
     Result<Plan> plan = PlanFromCsv(c.text);
     ASSERT_FALSE(plan.ok()) << c.text;
@@ -124,7 +135,44 @@ TEST(CsvPlanTest, OverflowingRowIsLeftToTheBoundsCheck) {
   EXPECT_EQ(plan->buffers[0].size, 8);
   Report report = Check(*plan);
   EXPECT_EQ(report.count(ViolationCode::kBounds), 1u);
-  EXPECT_THAT(FormatText(report), HasSubstr("overflows 64 bits"));
+  EXPECT_THAT(FormatText(report), HasSubstr("9223372036854775807"));
+}
+
+// Issue 10's report: every algorithm put c at offset 3, and the oracle then
+// refused the planner's own solution. The one reader gives c alignment 8.
+TEST(CsvPlanTest, EveryAlgorithmsSolutionHonoursTheAlignmentColumn) {
+  const char* problem_text =
+      "id,lower,upper,size,alignment\n"
+      "a,0,3,3,1\n"
+      "c,1,3,2,8\n";
+  Result<planner::MinimallocProblem> problem =
+      planner::ParseMinimallocCsv(problem_text);
+  ASSERT_TRUE(problem.ok()) << problem.error().ToString();
+  for (const std::string& name : planner::AlgorithmNames()) {
+    SCOPED_TRACE(name);
+    Result<planner::Placement> placement =
+        planner::MakeAlgorithm(name)->Place(planner::ToPlanItems(*problem), {});
+    ASSERT_TRUE(placement.ok()) << placement.error().ToString();
+    EXPECT_EQ(placement->offsets[1] % 8, 0u);
+    Result<std::string> solution =
+        planner::WriteMinimallocCsv(*problem, placement->offsets);
+    ASSERT_TRUE(solution.ok());
+    Result<Plan> plan = PlanFromCsv(*solution);
+    ASSERT_TRUE(plan.ok()) << plan.error().ToString() << "\n" << *solution;
+    EXPECT_EQ(plan->allocations[1].alignment, 8);
+    Report report = Check(*plan);
+    EXPECT_TRUE(report.ok()) << FormatText(report) << *solution;
+  }
+}
+
+TEST(CsvPlanTest, SizesBeyondTheOraclesOffsetAreRefused) {
+  Result<Plan> plan = PlanFromCsv(
+      "id,lower,upper,size,offset\n"
+      "a,0,1,8,9223372036854775808\n");
+  ASSERT_FALSE(plan.ok());
+  EXPECT_THAT(plan.error().message(),
+              HasSubstr("csv line 2, column 9 ('offset'): "
+                        "9223372036854775808 exceeds 9223372036854775807"));
 }
 
 }  // namespace

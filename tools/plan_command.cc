@@ -12,6 +12,7 @@
 #include "planner/memory_planner.h"
 #include "planner/minimalloc_csv.h"
 #include "planner/suite.h"
+#include "runtime/core/checked_math.h"
 #include "tools/algorithm_list.h"
 #include "tools/commands.h"
 
@@ -24,16 +25,20 @@ constexpr char kUsage[] =
     "                   [--no-device-planning] [--capacity DEVICE=BYTES]...\n"
     "                   [--no-plan-inputs] [--no-plan-outputs]\n"
     "                   [--no-plan-mutable-buffers] [-o FILE.pte]\n"
-    "       memplan plan --csv PROBLEM.csv [--algo NAME] [-o SOLUTION.csv]\n"
+    "       memplan plan --csv PROBLEM.csv [--algo NAME] [--align N]\n"
+    "                   [-o SOLUTION.csv]\n"
     "\n"
     "NAME: naive | greedy | best_fit | exact | suite | a,comma,list\n"
-    "(default greedy; suite runs every algorithm and keeps the smallest).\n";
+    "(default greedy; suite runs every algorithm and keeps the smallest).\n"
+    "A CSV's alignment column is honoured; --align N is the alignment of\n"
+    "rows without one (default 1). The solution adds an offset column.\n";
 
 struct Args {
   std::string input;
   bool csv = false;
   std::string output;
   std::vector<std::string> algorithms = {"greedy"};
+  bool align_given = false;  // A CSV's default alignment is 1, not 16.
   planner::PlanOptions options;
 };
 
@@ -77,9 +82,11 @@ int ParseArgs(int argc, char** argv, Args* args) {
       args->algorithms = ParseAlgorithmList(text);
       if (args->algorithms.empty()) return Usage("--algo needs a name");
     } else if (arg == "--align") {
-      if (!value(&text) || !ParseUint(text, &args->options.alignment)) {
+      if (!value(&text) || !ParseUint(text, &args->options.alignment) ||
+          !IsPowerOfTwo(args->options.alignment)) {
         return Usage("--align needs a power of two");
       }
+      args->align_given = true;
     } else if (arg == "--padding") {
       if (!value(&text) || !ParseUint(text, &args->options.buffer_padding)) {
         return Usage("--padding needs a byte count");
@@ -157,8 +164,10 @@ int RunGraph(const Args& args) {
 }
 
 int RunCsv(const Args& args) {
+  planner::MinimallocCsvOptions read;
+  if (args.align_given) read.alignment = args.options.alignment;
   Result<planner::MinimallocProblem> problem =
-      planner::ReadMinimallocCsvFile(args.input);
+      planner::ReadMinimallocCsvFile(args.input, read);
   if (!problem.ok()) return Fail(problem.error());
   std::vector<planner::PlanItem> items = planner::ToPlanItems(*problem);
   Error valid = planner::ValidatePlanItems(items);
