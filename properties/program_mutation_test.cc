@@ -475,7 +475,9 @@ std::vector<Mutant> MutantsOf(const fb::ProgramT& program,
   for (const auto& [state, places] : shared) {
     if (places.size() < 2) continue;
     for (size_t i = 1; i < places.size(); ++i) {
-      const auto [m, a] = places[i];
+      // Not a structured binding: clang's C++17 cannot capture one.
+      const size_t m = places[i].first;
+      const Allocation* a = places[i].second;
       const int64_t v = ValueOf(*a);
       const uint64_t offset = static_cast<uint64_t>(a->offset + a->size);
       mutants.push_back({"shared state moved in one method",
