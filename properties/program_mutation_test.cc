@@ -66,15 +66,6 @@ std::vector<uint8_t> ReadBytes(const fs::path& path) {
   return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
 }
 
-void AddJumpFalse(ProgramBuilder& b, int32_t cond, int32_t destination) {
-  fb::JumpFalseCallT jump;
-  jump.cond_value_index = cond;
-  jump.destination_instruction = destination;
-  auto instruction = std::make_unique<fb::InstructionT>();
-  instruction->instr_args.Set(std::move(jump));
-  b.method().chains[0]->instructions.push_back(std::move(instruction));
-}
-
 void SetName(ProgramBuilder& b, int32_t value, const std::string& name) {
   fb::TensorT& tensor = *b.method().values[value]->val.AsTensor();
   if (!tensor.extra_tensor_info) {
@@ -99,7 +90,7 @@ Subject LoopProgram() {
   b.AddKernelCall(op, {u, u, t1});      // 2
   b.AddKernelCall(op, {t1, t1, t2});    // 3
   b.AddKernelCall(op, {t2, t2, cond});  // 4
-  AddJumpFalse(b, cond, 1);             // 5: back to 1.
+  b.AddJumpFalse(cond, 1);              // 5: back to 1.
   b.AddKernelCall(op, {x, u, u});       // 6
   b.SetInputs({x});
   b.SetOutputs({u});

@@ -38,15 +38,6 @@ const Allocation& Find(const Plan& plan, int32_t value) {
   return plan.allocations.front();
 }
 
-void AddMove(ProgramBuilder& builder, int32_t from, int32_t to) {
-  auto move = std::make_unique<fb::MoveCallT>();
-  move->move_from = from;
-  move->move_to = to;
-  auto instruction = std::make_unique<fb::InstructionT>();
-  instruction->instr_args.Set(std::move(*move));
-  builder.method().chains[0]->instructions.push_back(std::move(instruction));
-}
-
 TEST(ProgramPlanTest, LifetimesKindsAndAlignmentFromTheChain) {
   ProgramBuilder b;
   uint32_t cpu = b.AddBuffer(192);
@@ -120,7 +111,7 @@ TEST(ProgramPlanTest, ViewOperatorsAndSamePlaceMovesMakeAliases) {
   int32_t op = b.AddOperator("executorch_prim::et_view", "default");
   b.AddKernelCall(op, {base, view});   // 0
   b.AddKernelCall(op, {view, half});   // 1
-  AddMove(b, view, moved);             // 2
+  b.AddMove(view, moved);              // 2
   b.AddKernelCall(op, {base, moved});  // 3
   std::vector<uint8_t> bytes;
   Result<Plan> plan = PlanOf(b, &bytes);
@@ -222,15 +213,6 @@ TEST(ProgramPlanTest, MissingMethodIsAnError) {
   EXPECT_FALSE(PlanFromProgram(*program, 5).ok());
 }
 
-void AddJumpFalse(ProgramBuilder& builder, int32_t cond, int32_t destination) {
-  fb::JumpFalseCallT jump;
-  jump.cond_value_index = cond;
-  jump.destination_instruction = destination;
-  auto instruction = std::make_unique<fb::InstructionT>();
-  instruction->instr_args.Set(std::move(jump));
-  builder.method().chains[0]->instructions.push_back(std::move(instruction));
-}
-
 // The textbook planner bug: a kernel's output on its own live input's
 // bytes. Only a view or in-place operator may do that.
 TEST(ProgramPlanTest, OutputOverItsOwnInputIsAnOverlapUnlessTheOpAliases) {
@@ -295,7 +277,7 @@ TEST(ProgramPlanTest, SamePlaceTensorsAMoveDoesNotRelateStayApart) {
   int32_t y = b.AddPlannedTensor(kFloat, {4, 4}, cpu, 64);
   int32_t z = b.AddPlannedTensor(kFloat, {4, 4}, cpu, 0);  // x's bytes.
   b.AddKernelCall(b.AddOperator("aten::relu"), {x, z});    // 0: z over live x.
-  AddMove(b, x, y);  // 1: different places: two allocations.
+  b.AddMove(x, y);  // 1: different places: two allocations.
   std::vector<uint8_t> bytes;
   Result<Plan> plan = PlanOf(b, &bytes);
   ASSERT_TRUE(plan.ok());
@@ -319,7 +301,7 @@ TEST(ProgramPlanTest, ALoopCarriedValueLivesThroughTheWholeLoop) {
     b->AddKernelCall(op, {w, x, u});     // 1: loop head reads w.
     b->AddKernelCall(op, {u, u, t});     // 2
     b->AddKernelCall(op, {t, t, cond});  // 3
-    AddJumpFalse(*b, cond, 1);           // 4: back to 1.
+    b->AddJumpFalse(cond, 1);            // 4: back to 1.
     b->AddKernelCall(op, {x, x, u});     // 5
     b->SetInputs({x});
     b->SetOutputs({u});

@@ -16,18 +16,9 @@ Result<std::vector<MethodPlan>> ReadProgramPlans(
   if (data == nullptr) {
     return Error(ErrorCode::kInvalidArgument, "program data is null");
   }
-  if (IsBundledProgram(data, size)) {
-    Result<std::pair<const uint8_t*, size_t>> inner =
-        ExtractBundledProgram(data, size);
-    if (!inner.ok()) return inner.error();
-    data = inner->first;
-    size = inner->second;
-  }
-  // The flatbuffer is read in place, so it must start 8-byte aligned.
-  std::vector<uint64_t> aligned((size + 7) / 8);
-  if (size > 0) std::memcpy(aligned.data(), data, size);
-  Result<Program> program =
-      Program::Read(reinterpret_cast<const uint8_t*>(aligned.data()), size);
+  Result<ProgramBytes> bytes = UnwrapProgram(data, size);
+  if (!bytes.ok()) return bytes.error();
+  Result<Program> program = Program::Read(bytes->data(), bytes->size);
   if (!program.ok()) return program.error();
   std::vector<MethodPlan> plans;
   for (size_t m = 0; m < program->num_methods(); ++m) {

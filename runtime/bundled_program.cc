@@ -1,5 +1,6 @@
 #include "runtime/bundled_program.h"
 
+#include <cstring>
 #include <string>
 
 #include "flatbuffers/flatbuffers.h"
@@ -58,6 +59,21 @@ Result<std::pair<const uint8_t*, size_t>> ExtractBundledProgram(
                  "bundled_program.program is absent or empty");
   }
   return std::make_pair(program->data(), static_cast<size_t>(program->size()));
+}
+
+Result<ProgramBytes> UnwrapProgram(const uint8_t* data, size_t size) {
+  if (IsBundledProgram(data, size)) {
+    Result<std::pair<const uint8_t*, size_t>> inner =
+        ExtractBundledProgram(data, size);
+    if (!inner.ok()) return inner.error();
+    data = inner->first;
+    size = inner->second;
+  }
+  ProgramBytes bytes;
+  bytes.size = size;
+  bytes.words.resize((size + 7) / 8);
+  if (size > 0) std::memcpy(bytes.words.data(), data, size);
+  return bytes;
 }
 
 }  // namespace memplan

@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <utility>
+#include <vector>
 
 #include "runtime/core/result.h"
 
@@ -18,5 +19,19 @@ bool IsBundledProgram(const uint8_t* data, size_t size);
 // field: a missing or out-of-bounds `program` is kInvalidProgram.
 Result<std::pair<const uint8_t*, size_t>> ExtractBundledProgram(
     const uint8_t* data, size_t size);
+
+// An ET12 program's bytes, copied to 8-byte aligned storage as
+// Program::Load and Program::Read require.
+struct ProgramBytes {
+  std::vector<uint64_t> words;
+  size_t size = 0;
+  const uint8_t* data() const {
+    return reinterpret_cast<const uint8_t*>(words.data());
+  }
+};
+
+// The program in `data` (for a bundled program, the one it wraps),
+// copied to aligned storage; errors as ExtractBundledProgram's.
+Result<ProgramBytes> UnwrapProgram(const uint8_t* data, size_t size);
 
 }  // namespace memplan

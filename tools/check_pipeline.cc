@@ -357,24 +357,10 @@ std::vector<InputReport> RunProgram(const std::string& name,
     return {Unreadable(name, InputKind::kProgram, methods.error().ToString())};
   }
   std::vector<Report> verdicts = properties::CheckMethods(*methods);
-  // A bundled program's inner program is copied to a fresh, aligned buffer.
-  std::vector<uint64_t> aligned;
-  Result<Program> program = Error(ErrorCode::kInvalidProgram, "not loaded");
-  {
-    Result<std::pair<const uint8_t*, size_t>> inner =
-        IsBundledProgram(data, size)
-            ? ExtractBundledProgram(data, size)
-            : Result<std::pair<const uint8_t*, size_t>>(
-                  std::make_pair(data, size));
-    if (inner.ok()) {
-      aligned.resize((inner->second + 7) / 8);
-      if (inner->second > 0) {
-        std::memcpy(aligned.data(), inner->first, inner->second);
-      }
-      program = Program::Load(reinterpret_cast<const uint8_t*>(aligned.data()),
-                              inner->second);
-    }
-  }
+  Result<ProgramBytes> bytes = UnwrapProgram(data, size);
+  Result<Program> program = bytes.ok()
+                                ? Program::Load(bytes->data(), bytes->size)
+                                : Result<Program>(bytes.error());
   std::vector<InputReport> reports;
   for (size_t m = 0; m < methods->size(); ++m) {
     properties::MethodPlan& method = (*methods)[m];

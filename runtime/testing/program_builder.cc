@@ -42,17 +42,9 @@ ProgramBuilder::ProgramBuilder() = default;
 
 Result<ProgramBuilder> ProgramBuilder::FromProgram(const uint8_t* data,
                                                    size_t size) {
-  if (IsBundledProgram(data, size)) {
-    Result<std::pair<const uint8_t*, size_t>> inner =
-        ExtractBundledProgram(data, size);
-    if (!inner.ok()) return inner.error();
-    data = inner->first;
-    size = inner->second;
-  }
-  std::vector<uint64_t> aligned((size + 7) / 8);
-  if (size > 0) std::memcpy(aligned.data(), data, size);
-  Result<Program> program =
-      Program::Read(reinterpret_cast<const uint8_t*>(aligned.data()), size);
+  Result<ProgramBytes> bytes = UnwrapProgram(data, size);
+  if (!bytes.ok()) return bytes.error();
+  Result<Program> program = Program::Read(bytes->data(), bytes->size);
   if (!program.ok()) return program.error();
   ProgramBuilder builder;
   program->flatbuffer()->UnPackTo(&builder.program_);
@@ -183,17 +175,43 @@ int32_t ProgramBuilder::AddOperator(const std::string& name,
   return static_cast<int32_t>(plan.operators.size() - 1);
 }
 
+void ProgramBuilder::AddInstruction(
+    executorch_flatbuffer::InstructionArgumentsUnion args) {
+  fb::ExecutionPlanT& plan = method();
+  if (plan.chains.empty()) {
+    plan.chains.push_back(std::make_unique<fb::ChainT>());
+  }
+  auto instruction = std::make_unique<fb::InstructionT>();
+  instruction->instr_args = std::move(args);
+  plan.chains.front()->instructions.push_back(std::move(instruction));
+}
+
+void ProgramBuilder::AddMove(int32_t from, int32_t to) {
+  fb::MoveCallT move;
+  move.move_from = from;
+  move.move_to = to;
+  fb::InstructionArgumentsUnion args;
+  args.Set(std::move(move));
+  AddInstruction(std::move(args));
+}
+
+void ProgramBuilder::AddJumpFalse(int32_t cond, int32_t destination) {
+  fb::JumpFalseCallT jump;
+  jump.cond_value_index = cond;
+  jump.destination_instruction = destination;
+  fb::InstructionArgumentsUnion args;
+  args.Set(std::move(jump));
+  AddInstruction(std::move(args));
+}
+
 void ProgramBuilder::AddKernelCall(int32_t op_index,
                                    std::vector<int32_t> args) {
-  fb::ExecutionPlanT& plan = method();
-  if (plan.chains.empty())
-    plan.chains.push_back(std::make_unique<fb::ChainT>());
   fb::KernelCallT call;
   call.op_index = op_index;
   call.args = std::move(args);
-  auto instruction = std::make_unique<fb::InstructionT>();
-  instruction->instr_args.Set(std::move(call));
-  plan.chains.front()->instructions.push_back(std::move(instruction));
+  fb::InstructionArgumentsUnion instruction;
+  instruction.Set(std::move(call));
+  AddInstruction(std::move(instruction));
 }
 
 void ProgramBuilder::SetInputs(std::vector<int32_t> inputs) {

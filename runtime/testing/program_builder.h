@@ -81,6 +81,9 @@ class ProgramBuilder {
                       const std::string& overload = "out");
   // Appends to chain 0 of the current method (created on first use).
   void AddKernelCall(int32_t op_index, std::vector<int32_t> args);
+  void AddMove(int32_t from, int32_t to);
+  // destination_instruction is an index into chain 0.
+  void AddJumpFalse(int32_t cond, int32_t destination);
   void SetInputs(std::vector<int32_t> inputs);
   void SetOutputs(std::vector<int32_t> outputs);
 
@@ -100,6 +103,7 @@ class ProgramBuilder {
 
  private:
   int32_t AddValue(executorch_flatbuffer::KernelTypesUnion value);
+  void AddInstruction(executorch_flatbuffer::InstructionArgumentsUnion args);
 
   executorch_flatbuffer::ProgramT program_;
   std::vector<std::vector<uint8_t>> segment_payloads_;
