@@ -64,25 +64,40 @@ class PackingBuilder {
     std::vector<Rect> rects;
     if (buffers == 0) return rects;
     std::vector<Live> live;
-    size_t count = Fill(0, units_ * unit_, 0, buffers, &live);
+    // The inputs: a few buffers fill the first step.
+    size_t count = Fill(0, units_ * unit_, 0, 3, buffers, &live);
     for (TimeValue t = 1;; ++t) {
+      // One op a step, mostly: the output of an earlier op dies (short-lived
+      // ones far more often), sometimes with its neighbour in the stack, and
+      // now and then a whole band frees at once (the huge gaps, and so the
+      // huge buffers, and long lifetimes cut short).
       std::vector<bool> ended(live.size(), false);
-      bool any = false;
+      double weight = 0;
+      for (const Live& l : live) weight += l.hazard;
+      double pick = rng_.Unit() * weight;
+      size_t first = live.size() - 1;
       for (size_t i = 0; i < live.size(); ++i) {
-        if (rng_.Chance(live[i].hazard)) ended[i] = any = true;
+        pick -= live[i].hazard;
+        if (pick < 0) {
+          first = i;
+          break;
+        }
       }
-      // Now and then a band of the stack frees at once: the source of the
-      // huge gaps (and so of huge buffers) and of long lifetimes cut short.
-      if (rng_.Chance(0.08)) {
+      ended[first] = true;
+      for (size_t i = first; i + 1 < live.size() && rng_.Chance(0.3); ++i) {
+        ended[i + 1] = true;
+      }
+      for (size_t i = first; i > 0 && rng_.Chance(0.3); --i)
+        ended[i - 1] = true;
+      if (rng_.Chance(0.04)) {
         const uint64_t y = rng_.Below(units_) * unit_;
         const uint64_t len = rng_.Between(units_ / 8, units_ / 2) * unit_;
         for (size_t i = 0; i < live.size(); ++i) {
           if (live[i].offset < y + len && y < live[i].offset + live[i].size) {
-            ended[i] = any = true;
+            ended[i] = true;
           }
         }
       }
-      if (!any) ended[rng_.Below(live.size())] = true;
       size_t gaps = 0;
       for (size_t i = 0; i < live.size(); ++i) {
         if (ended[i] && (i == 0 || !ended[i - 1])) ++gaps;
@@ -108,8 +123,9 @@ class PackingBuilder {
           end = live[i].offset + live[i].size;
         }
         // Leave at least one buffer of budget for each later gap.
+        const size_t wanted = 1 + rng_.Chance(0.5) + rng_.Chance(0.3);
         const size_t allowed = budget - used - (gaps - 1 - gap);
-        used += Fill(begin, end - begin, t, allowed, &next);
+        used += Fill(begin, end - begin, t, wanted, allowed, &next);
         ++gap;
       }
       count += used;
@@ -120,33 +136,43 @@ class PackingBuilder {
   }
 
  private:
-  // Buffer sizes in bytes: many small, some medium, a few huge; multiples of
-  // 1 KiB once they reach it, else of the unit.
-  uint64_t DrawSize() {
-    uint64_t units;
-    const double kind = rng_.Unit();
-    if (kind < 0.05) {
-      units = rng_.Between(units_ / 4, units_ * 2 / 3);
-    } else if (kind < 0.30) {
-      units = rng_.LogUniform(std::max<uint64_t>(1, units_ / 16), units_ / 4);
-    } else {
-      units = rng_.LogUniform(std::max<uint64_t>(1, units_ / 256), units_ / 16);
-    }
-    uint64_t bytes = std::max<uint64_t>(1, units) * unit_;
+  // A small buffer's size in bytes, log-uniform from H/1024 to H/16 (a
+  // fifth of them up to H/8); a multiple of 1 KiB once it reaches it, else
+  // of the unit.
+  uint64_t DrawSmallSize() {
+    const uint64_t units =
+        rng_.Chance(0.2) ? rng_.LogUniform(std::max<uint64_t>(1, units_ / 16),
+                                           std::max<uint64_t>(1, units_ / 8))
+                         : rng_.LogUniform(std::max<uint64_t>(1, units_ / 1024),
+                                           std::max<uint64_t>(1, units_ / 16));
+    uint64_t bytes = units * unit_;
     if (bytes >= 1024) bytes = bytes / 1024 * 1024;
     return bytes;
   }
 
-  // Cuts [offset, offset + len) into at most `allowed` (>= 1) new buffers
-  // starting at t, appended to `live` in offset order; returns how many.
-  size_t Fill(uint64_t offset, uint64_t len, TimeValue t, size_t allowed,
-              std::vector<Live>* live) {
-    size_t pieces = 0;
+  // Cuts [offset, offset + len) into new buffers starting at t, appended to
+  // `live` in offset order; returns how many (at most `allowed`, >= 1). A
+  // gap over H/8 first gets one huge buffer of half of it or more (one op
+  // makes one output: few buffers start at a step); the rest is cut into
+  // `wanted` small ones, the last taking what is left.
+  size_t Fill(uint64_t offset, uint64_t len, TimeValue t, size_t wanted,
+              size_t allowed, std::vector<Live>* live) {
+    const uint64_t eighth = units_ / 8 * unit_;
+    size_t pieces = 0, small = 0;
     while (len > 0) {
-      const uint64_t size =
-          pieces + 1 == allowed ? len : std::min(len, DrawSize());
+      uint64_t size;
+      if (pieces + 1 == allowed) {
+        size = len;
+      } else if (len > eighth) {
+        size = rng_.Between((len / unit_ + 1) / 2, len / unit_) * unit_;
+      } else if (small + 1 >= wanted) {
+        size = len;
+      } else {
+        size = std::min(len, DrawSmallSize());
+        ++small;
+      }
       // Most outputs die within a few steps; some live long (skips).
-      const double hazard = rng_.Chance(0.12) ? 0.03 : 0.5;
+      const double hazard = rng_.Chance(0.12) ? 0.05 : 1.0;
       live->push_back({offset, size, t, hazard});
       offset += size;
       len -= size;

@@ -38,6 +38,9 @@ struct Placement {
   std::vector<uint64_t> offsets;  // One per item, in item order.
   uint64_t height = 0;            // max(offset + size), 0 when empty.
   bool proven_optimal = false;    // Only exact algorithms set this.
+  // A proven bound: no plan is lower. Exact algorithms set it (== height
+  // when proven_optimal); 0 from the others means unknown.
+  uint64_t lower_bound = 0;
 };
 
 class Algorithm {

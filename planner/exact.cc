@@ -1,23 +1,47 @@
-// The search enumerates canonical plans: sort a plan's items by (offset,
-// index) and drop every item as low as it goes; each item then sits at 0 or
-// on top of an earlier, lifetime-overlapping item. So the search picks the
-// next item in that order, and its offset is forced: the aligned highest end
-// of the placed items it overlaps. Pruning:
-// - order: the next (offset, index) must exceed the previous one;
-// - section bound: at every time, the unplaced items live there must stack
-//   above max(highest placed end there, previous offset) within the target;
-// - stuck items: an unplaced item already below the previous offset whose
-//   overlapping items are all placed can never be lifted into order.
-// Heights are minimized by solving "fits in H?" for H = best - 1 until that
-// is refuted (proof) or the budget runs out.
+// Exact placement as decision searches, "do the items fit under capacity
+// C?", after MiniMalloc (Moffitt, ASPLOS 2023); the code is this project's
+// own. Heights: the lower bound first (on perfect packings that is the whole
+// answer), then bisection up to the best heuristic's height. Each decision
+// runs two searches:
+//
+// Sweep (below): over time, filling the gaps each section's ending items
+// leave with the items starting there. Where every section holds exactly C
+// padded bytes it is complete and fast; elsewhere it only finds plans.
+//
+// Search: over canonical plans, every item as low as it goes. Sorted by
+// (offset, rank), each item then sits at the aligned highest end of the
+// earlier items it overlaps in time, so the search picks the next item in
+// that order and its offset is forced. Pruning, each sound for canonical
+// plans:
+// - order: the next (offset, rank) exceeds the previous one;
+// - gap dominance: an item at or above min(offset + size) of the unplaced
+//   leaves room under it for the item attaining that minimum, which would
+//   then not be as low as it goes;
+// - equivalent items (same size, alignment, lifetime) go in a fixed order,
+//   and of two items of one lifetime right on each other the larger is
+//   below (they could swap without moving anything else);
+// - section capacity: in every section (compressed time) the unplaced
+//   bytes must stack above the lowest start any of them can still have
+//   (sizes rounded to the smallest alignment, the top item's padding
+//   forgiven); an item behind in canonical order starts above the offset;
+// - stuck items: behind in order with no unplaced neighbour to lift them;
+// - decomposition: once no unplaced item spans a time cut, the two sides
+//   are independent and are solved one after the other.
+// A node costs one pass over its part's unplaced items and their sections
+// (for the section bound and the candidates) plus its item's neighbours and
+// sections; every change is logged and undone, no allocation per node. A
+// decision round-robins preorders with doubling node limits, as MiniMalloc
+// does, so one unlucky order does not sink it.
 #include "planner/exact.h"
 
 #include <algorithm>
 #include <chrono>
+#include <functional>
+#include <limits>
 #include <numeric>
+#include <string>
+#include <tuple>
 
-#include "planner/best_fit.h"
-#include "planner/greedy.h"
 #include "planner/lower_bound.h"
 #include "planner/time_axis.h"
 #include "runtime/core/checked_math.h"
@@ -26,170 +50,881 @@ namespace memplan {
 namespace planner {
 namespace {
 
+using Clock = std::chrono::steady_clock;
+
+enum class Outcome { kFound, kInfeasible, kOutOfBudget };
+
 struct Item {
   uint64_t size;
   uint64_t alignment;
-  size_t lo, hi;  // Compressed lifetime (sections), inclusive.
-  size_t index;   // Position in the caller's item list.
+  uint64_t padded;  // size rounded up to the smallest alignment.
+  uint32_t lo, hi;  // Sections (compressed times), inclusive.
+  uint64_t length;  // last - first + 1, in the caller's times.
+  size_t index;     // Position in the caller's item list.
+};
+
+// base + amount <= cap, without overflow.
+bool FitsUnder(uint64_t base, uint64_t amount, uint64_t cap) {
+  return base <= cap && amount <= cap - base;
+}
+
+uint64_t AlignUp(uint64_t value, uint64_t alignment) {
+  // Values stay below every capacity tried, which ValidatePlanItems bounds.
+  uint64_t out = value;
+  CheckedAlignUp(value, alignment, &out);
+  return out;
+}
+
+// The unplaced items of one independent part: arena_[begin, end), and the
+// sections [lo, hi] they live in.
+struct Part {
+  size_t begin, end;
+  uint32_t lo, hi;
 };
 
 class Search {
  public:
-  Search(std::vector<Item> items, size_t sections,
-         const AlgorithmOptions& options)
-      : items_(std::move(items)),
-        options_(options),
-        start_(std::chrono::steady_clock::now()) {
+  Search(const std::vector<Item>& items, size_t sections, uint64_t granule)
+      : items_(items), sections_(sections), granule_(granule) {
     const size_t m = items_.size();
-    neighbors_.resize(m);
-    for (size_t i = 0; i < m; ++i) {
-      for (size_t j = i + 1; j < m; ++j) {
-        if (items_[i].lo <= items_[j].hi && items_[j].lo <= items_[i].hi) {
-          neighbors_[i].push_back(j);
-          neighbors_[j].push_back(i);
-        }
-      }
-    }
-    base_.assign(m, 0);
-    offset_.assign(m, 0);
-    placed_.assign(m, false);
-    unplaced_neighbors_.resize(m);
-    for (size_t i = 0; i < m; ++i) {
-      unplaced_neighbors_[i] = neighbors_[i].size();
-    }
-    floor_.assign(sections, 0);
-    remain_.assign(sections, 0);
+    // Overlap lists, flattened: neighbors_[begin_[i], begin_[i + 1]).
+    std::vector<uint32_t> by_lo(m);
+    std::iota(by_lo.begin(), by_lo.end(), 0);
+    std::sort(by_lo.begin(), by_lo.end(), [&](uint32_t a, uint32_t b) {
+      return items_[a].lo < items_[b].lo;
+    });
+    std::vector<uint32_t> degree(m, 0);
+    ForEachOverlap(by_lo, [&](uint32_t a, uint32_t b) {
+      ++degree[a];
+      ++degree[b];
+    });
+    begin_.assign(m + 1, 0);
+    for (size_t i = 0; i < m; ++i) begin_[i + 1] = begin_[i] + degree[i];
+    neighbors_.resize(begin_[m]);
+    std::vector<size_t> fill(begin_.begin(), begin_.end() - 1);
+    ForEachOverlap(by_lo, [&](uint32_t a, uint32_t b) {
+      neighbors_[fill[a]++] = b;
+      neighbors_[fill[b]++] = a;
+    });
+    initial_total_.assign(sections_, 0);
     for (const Item& item : items_) {
-      for (size_t s = item.lo; s <= item.hi; ++s) remain_[s] += item.size;
-    }
-  }
-
-  // True: found a plan of height <= target (in best_offsets()). False with
-  // exhausted() false: no such plan exists.
-  bool FitsIn(uint64_t target) {
-    target_ = target;
-    return Dfs(0, 0, SIZE_MAX);
-  }
-
-  bool exhausted() const { return exhausted_; }
-  uint64_t nodes() const { return nodes_; }
-  const std::vector<uint64_t>& solution() const { return solution_; }
-
- private:
-  bool OutOfBudget() {
-    if (exhausted_) return true;
-    if (nodes_ >= options_.max_nodes) exhausted_ = true;
-    if ((nodes_ & 1023) == 0) {
-      const std::chrono::duration<double> spent =
-          std::chrono::steady_clock::now() - start_;
-      if (spent.count() > options_.max_seconds) exhausted_ = true;
-    }
-    return exhausted_;
-  }
-
-  uint64_t OffsetOf(size_t i) const {
-    uint64_t offset = 0;
-    CheckedAlignUp(base_[i], items_[i].alignment, &offset);
-    return offset;
-  }
-
-  // Whether the unplaced items can still fit above previous offset `last`.
-  bool Feasible(uint64_t last, size_t last_index) const {
-    for (size_t j = 0; j < items_.size(); ++j) {
-      if (placed_[j]) continue;
-      const uint64_t own = OffsetOf(j);
-      if (own < last || (own == last && j < last_index)) {
-        if (unplaced_neighbors_[j] == 0) return false;
+      for (uint32_t s = item.lo; s <= item.hi; ++s) {
+        initial_total_[s] += item.padded;
       }
-      uint64_t lowest = 0;
-      CheckedAlignUp(last, items_[j].alignment, &lowest);
-      lowest = std::max(lowest, own);
-      if (lowest > target_ || items_[j].size > target_ - lowest) return false;
     }
-    for (size_t s = 0; s < floor_.size(); ++s) {
-      if (remain_[s] == 0) continue;
-      const uint64_t floor = std::max(floor_[s], last);
-      if (floor > target_ || remain_[s] > target_ - floor) return false;
+    // Equivalent items: each points at the previous one in index order.
+    std::vector<uint32_t> order(m);
+    std::iota(order.begin(), order.end(), 0);
+    auto key = [&](uint32_t i) {
+      const Item& x = items_[i];
+      return std::make_tuple(x.size, x.alignment, x.lo, x.hi, i);
+    };
+    std::sort(order.begin(), order.end(),
+              [&](uint32_t a, uint32_t b) { return key(a) < key(b); });
+    equivalent_before_.assign(m, kNone);
+    for (size_t k = 1; k < m; ++k) {
+      const Item& a = items_[order[k - 1]];
+      const Item& b = items_[order[k]];
+      if (a.size == b.size && a.alignment == b.alignment && a.lo == b.lo &&
+          a.hi == b.hi) {
+        equivalent_before_[order[k]] = order[k - 1];
+      }
+    }
+    MakePreorders();
+    solution_.assign(m, 0);
+  }
+
+  static size_t CountOverlaps(const std::vector<Item>& items) {
+    std::vector<uint32_t> by_lo(items.size());
+    std::iota(by_lo.begin(), by_lo.end(), 0);
+    std::sort(by_lo.begin(), by_lo.end(), [&](uint32_t a, uint32_t b) {
+      return items[a].lo < items[b].lo;
+    });
+    size_t pairs = 0;
+    for (size_t k = 0; k < by_lo.size(); ++k) {
+      for (size_t l = k + 1;
+           l < by_lo.size() && items[by_lo[l]].lo <= items[by_lo[k]].hi; ++l) {
+        ++pairs;
+      }
+    }
+    return pairs;
+  }
+
+  // Whether every section holds exactly `bytes` padded bytes.
+  bool EverySectionHolds(uint64_t bytes) const {
+    for (uint64_t total : initial_total_) {
+      if (total != bytes) return false;
     }
     return true;
   }
 
-  bool Dfs(size_t depth, uint64_t last, size_t last_index) {
-    ++nodes_;
-    if (depth == items_.size()) {
-      solution_ = offset_;
-      return true;
+  uint64_t max_section_bytes() const {
+    uint64_t most = 0;
+    for (uint64_t total : initial_total_) most = std::max(most, total);
+    return most;
+  }
+
+  // Whether the items fit in `capacity`, trying the preorders in turn with
+  // node limits doubling from the item count, until `deadline` or `nodes`
+  // run out. A found plan is in solution().
+  Outcome FitsIn(uint64_t capacity, Clock::time_point deadline,
+                 uint64_t nodes) {
+    capacity_ = capacity;
+    padded_capacity_ = AlignUp(capacity, granule_);
+    if (!FitsUnder(0, max_section_bytes(), padded_capacity_)) {
+      return Outcome::kInfeasible;
     }
-    if (OutOfBudget()) return false;
-    // Lowest offset first, larger items first among equals: good plans
-    // early tighten nothing here, but refute faster in practice.
-    std::vector<std::pair<uint64_t, size_t>> candidates;
-    for (size_t i = 0; i < items_.size(); ++i) {
-      if (placed_[i]) continue;
-      const uint64_t offset = OffsetOf(i);
-      if (offset < last ||
-          (offset == last && last_index != SIZE_MAX && i < last_index)) {
-        continue;
+    for (const Item& item : items_) {
+      if (item.size > capacity) return Outcome::kInfeasible;
+    }
+    deadline_ = deadline;
+    uint64_t limit = std::max<uint64_t>(items_.size(), 64);
+    while (true) {
+      for (const std::vector<uint32_t>& rank : preorders_) {
+        if (nodes == 0 || Clock::now() > deadline_) {
+          return Outcome::kOutOfBudget;
+        }
+        const uint64_t attempt = std::min(limit, nodes);
+        const Outcome outcome = Attempt(rank, attempt);
+        nodes -= std::min(nodes, nodes_);
+        if (outcome != Outcome::kOutOfBudget) return outcome;
       }
-      if (offset > target_ || items_[i].size > target_ - offset) continue;
-      candidates.emplace_back(offset, i);
+      limit =
+          limit > std::numeric_limits<uint64_t>::max() / 2 ? limit : limit * 2;
     }
-    std::sort(candidates.begin(), candidates.end(),
-              [&](const auto& a, const auto& b) {
-                if (a.first != b.first) return a.first < b.first;
-                if (items_[a.second].size != items_[b.second].size) {
-                  return items_[a.second].size > items_[b.second].size;
+  }
+
+  // The found plan's offsets, written at the caller's item positions.
+  void WriteSolution(std::vector<uint64_t>* offsets) const {
+    for (size_t k = 0; k < items_.size(); ++k) {
+      (*offsets)[items_[k].index] = solution_[k];
+    }
+  }
+  uint64_t total_nodes() const { return total_nodes_; }
+
+ private:
+  static constexpr uint32_t kNone = std::numeric_limits<uint32_t>::max();
+  static constexpr size_t kNoisyPreorders = 9;
+
+  template <typename F>
+  void ForEachOverlap(const std::vector<uint32_t>& by_lo, F f) const {
+    for (size_t k = 0; k < by_lo.size(); ++k) {
+      for (size_t l = k + 1;
+           l < by_lo.size() && items_[by_lo[l]].lo <= items_[by_lo[k]].hi;
+           ++l) {
+        f(by_lo[k], by_lo[l]);
+      }
+    }
+  }
+
+  // Three static orders (rank 1 = first): most bytes in its busiest
+  // section, then size, then lifetime; size, lifetime; area, busiest.
+  void MakePreorders() {
+    const size_t m = items_.size();
+    std::vector<uint64_t> busiest(m, 0);
+    for (size_t i = 0; i < m; ++i) {
+      for (uint32_t s = items_[i].lo; s <= items_[i].hi; ++s) {
+        busiest[i] = std::max(busiest[i], initial_total_[s]);
+      }
+    }
+    auto area = [&](uint32_t i) {
+      const unsigned __int128 a =
+          static_cast<unsigned __int128>(items_[i].size) * items_[i].length;
+      return a;
+    };
+    using Key = std::function<bool(uint32_t, uint32_t)>;
+    const std::vector<Key> keys = {
+        [&](uint32_t a, uint32_t b) {
+          return std::make_tuple(busiest[a], items_[a].size, items_[a].length) >
+                 std::make_tuple(busiest[b], items_[b].size, items_[b].length);
+        },
+        [&](uint32_t a, uint32_t b) {
+          return std::make_tuple(items_[a].size, items_[a].length) >
+                 std::make_tuple(items_[b].size, items_[b].length);
+        },
+        [&](uint32_t a, uint32_t b) {
+          if (area(a) != area(b)) return area(a) > area(b);
+          return busiest[a] > busiest[b];
+        },
+    };
+    for (const Key& key : keys) {
+      std::vector<uint32_t> order(m);
+      std::iota(order.begin(), order.end(), 0);
+      // Stable: equivalent items keep index order, as equivalent_before_
+      // (and so the order pruning) expects.
+      std::stable_sort(order.begin(), order.end(), key);
+      std::vector<uint32_t> rank(m);
+      for (size_t k = 0; k < m; ++k)
+        rank[order[k]] = static_cast<uint32_t>(k + 1);
+      preorders_.push_back(std::move(rank));
+    }
+    // Then noisy copies of them: searches are heavy-tailed, and restarting
+    // from a slightly different order escapes an early mistake.
+    uint64_t state = 0x9E3779B97F4A7C15ull;
+    auto next = [&state]() {
+      uint64_t z = (state += 0x9E3779B97F4A7C15ull);
+      z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+      z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+      return z ^ (z >> 31);
+    };
+    const uint64_t spread = std::max<uint64_t>(2, m / 8);
+    for (size_t copy = 0; copy < kNoisyPreorders; ++copy) {
+      const std::vector<uint32_t>& base = preorders_[copy % keys.size()];
+      std::vector<std::pair<uint64_t, uint32_t>> score(m);
+      for (uint32_t i = 0; i < m; ++i) {
+        score[i] = {base[i] + next() % spread, i};
+      }
+      std::sort(score.begin(), score.end());
+      std::vector<uint32_t> rank(m);
+      for (size_t k = 0; k < m; ++k) {
+        rank[score[k].second] = static_cast<uint32_t>(k + 1);
+      }
+      preorders_.push_back(std::move(rank));
+    }
+  }
+
+  Outcome Attempt(const std::vector<uint32_t>& rank, uint64_t node_limit) {
+    const size_t m = items_.size();
+    rank_ = &rank;
+    nodes_ = 0;
+    node_limit_ = node_limit;
+    placed_.assign(m, 0);
+    min_offset_.assign(m, 0);
+    unplaced_neighbors_.resize(m);
+    for (size_t i = 0; i < m; ++i) {
+      unplaced_neighbors_[i] = static_cast<uint32_t>(begin_[i + 1] - begin_[i]);
+    }
+    floor_.assign(sections_, 0);
+    top_.assign(sections_, kNone);
+    total_ = initial_total_;
+    lowest_start_.assign(sections_, 0);
+    cuts_.assign(sections_, 0);
+    for (const Item& item : items_) {
+      for (uint32_t s = item.lo; s < item.hi; ++s) ++cuts_[s];
+    }
+    arena_.clear();
+    pos_.assign(m, 0);
+    candidates_.clear();
+    offset_log_.clear();
+    floor_log_.clear();
+    cut_log_.clear();
+    for (size_t i = 0; i < m; ++i) {
+      pos_[i] = arena_.size();
+      arena_.push_back(static_cast<uint32_t>(i));
+    }
+    for (uint32_t s = 0; s + 1 < sections_; ++s) {
+      if (cuts_[s] == 0) cut_log_.push_back(s + 1);
+    }
+    const Part all = {0, m, 0, static_cast<uint32_t>(sections_ - 1)};
+    const Outcome outcome = SolveParts(all, 0);
+    total_nodes_ += nodes_;
+    return outcome;
+  }
+
+  // Two items of one lifetime and alignment, sizes multiples of it, one
+  // right on the other, can swap places without moving anything else; so
+  // the larger goes below (equal ones are ordered by equivalent_before_).
+  bool SwapDominated(uint32_t j, uint64_t offset) const {
+    const Item& item = items_[j];
+    const uint32_t below = top_[item.lo];
+    if (below == kNone || floor_[item.lo] != offset) return false;
+    const Item& other = items_[below];
+    return other.lo == item.lo && other.hi == item.hi &&
+           other.alignment == item.alignment && other.size < item.size &&
+           other.size % other.alignment == 0 && item.size % item.alignment == 0;
+  }
+
+  bool Tick() {
+    if (++nodes_ > node_limit_) return false;
+    if ((nodes_ & 255) == 0 && Clock::now() > deadline_) {
+      node_limit_ = 0;
+      return false;
+    }
+    return true;
+  }
+
+  // Solves `part` split at the cuts cut_log_[cut_base..]: each side alone,
+  // from offset 0, since no unplaced item spans a cut.
+  Outcome SolveParts(const Part& part, size_t cut_base) {
+    if (cut_log_.size() == cut_base) return Dfs(part, 0, 0);
+    std::vector<uint32_t> cuts(cut_log_.begin() + cut_base, cut_log_.end());
+    const size_t top = arena_.size();
+    std::vector<Part> parts;
+    uint32_t lo = part.lo;
+    for (size_t c = 0; c <= cuts.size(); ++c) {
+      const uint32_t hi = c < cuts.size() ? cuts[c] - 1 : part.hi;
+      const size_t begin = arena_.size();
+      for (size_t k = part.begin; k < part.end; ++k) {
+        const uint32_t j = arena_[k];
+        if (items_[j].lo >= lo && items_[j].lo <= hi) {
+          pos_[j] = arena_.size();
+          arena_.push_back(j);
+        }
+      }
+      if (arena_.size() > begin)
+        parts.push_back({begin, arena_.size(), lo, hi});
+      lo = hi + 1;
+    }
+    Outcome outcome = Outcome::kFound;
+    for (const Part& sub : parts) {
+      outcome = Dfs(sub, 0, 0);
+      if (outcome != Outcome::kFound) break;
+    }
+    arena_.resize(top);
+    for (size_t k = part.begin; k < part.end; ++k) pos_[arena_[k]] = k;
+    return outcome;
+  }
+
+  Outcome Dfs(const Part& part, uint64_t last_offset, uint32_t last_rank) {
+    if (part.begin == part.end) return Outcome::kFound;
+    if (!Tick()) return Outcome::kOutOfBudget;
+    const std::vector<uint32_t>& rank = *rank_;
+    // One pass over the unplaced items: dead ends, the gap bound, and the
+    // candidates (later in canonical order, equivalent predecessor placed).
+    uint64_t min_height = std::numeric_limits<uint64_t>::max();
+    const size_t base = candidates_.size();
+    for (uint32_t s = part.lo; s <= part.hi; ++s) {
+      lowest_start_[s] = std::numeric_limits<uint64_t>::max();
+    }
+    for (size_t k = part.begin; k < part.end; ++k) {
+      const uint32_t j = arena_[k];
+      const Item& item = items_[j];
+      const uint64_t offset = min_offset_[j];
+      const bool later = offset > last_offset ||
+                         (offset == last_offset && rank[j] > last_rank);
+      // An item behind in canonical order must be lifted by a later item,
+      // which starts at last_offset or above.
+      const uint64_t lowest =
+          later ? offset
+                : std::max(offset, AlignUp(last_offset + 1, item.alignment));
+      for (uint32_t s = item.lo; s <= item.hi; ++s) {
+        lowest_start_[s] = std::min(lowest_start_[s], lowest);
+      }
+      if ((!later && unplaced_neighbors_[j] == 0) ||
+          !FitsUnder(lowest, item.size, capacity_)) {
+        candidates_.resize(base);
+        return Outcome::kInfeasible;
+      }
+      min_height = std::min(min_height, offset + item.size);
+      const uint32_t before = equivalent_before_[j];
+      if (later && (before == kNone || placed_[before]) &&
+          !SwapDominated(j, offset)) {
+        candidates_.push_back(j);
+      }
+    }
+    // Section capacity: the unplaced items of a section stack above the
+    // lowest start any of them can still have.
+    for (uint32_t s = part.lo; s <= part.hi; ++s) {
+      if (total_[s] > 0 && !FitsUnder(AlignUp(lowest_start_[s], granule_),
+                                      total_[s], padded_capacity_)) {
+        candidates_.resize(base);
+        return Outcome::kInfeasible;
+      }
+    }
+    size_t end = base;
+    for (size_t k = base; k < candidates_.size(); ++k) {
+      if (min_offset_[candidates_[k]] < min_height) {
+        candidates_[end++] = candidates_[k];
+      }
+    }
+    candidates_.resize(end);
+    std::sort(candidates_.begin() + base, candidates_.end(),
+              [&](uint32_t a, uint32_t b) {
+                if (min_offset_[a] != min_offset_[b]) {
+                  return min_offset_[a] < min_offset_[b];
                 }
-                return a.second < b.second;
+                return rank[a] < rank[b];
               });
-    for (const auto& [offset, i] : candidates) {
-      const Item& item = items_[i];
-      const uint64_t end = offset + item.size;
-      // Place i, remembering what to undo.
-      placed_[i] = true;
-      offset_[i] = offset;
-      std::vector<uint64_t> old_base;
-      old_base.reserve(neighbors_[i].size());
-      for (size_t j : neighbors_[i]) {
-        old_base.push_back(base_[j]);
-        base_[j] = std::max(base_[j], end);
-        --unplaced_neighbors_[j];
+    Outcome outcome = Outcome::kInfeasible;
+    for (size_t k = base; k < end; ++k) {
+      const uint32_t b = candidates_[k];
+      outcome = PlaceAndRecurse(part, b);
+      if (outcome != Outcome::kInfeasible) break;
+    }
+    candidates_.resize(base);
+    return outcome;
+  }
+
+  // Places b at its canonical offset, recurses, and undoes the placement.
+  Outcome PlaceAndRecurse(const Part& part, uint32_t b) {
+    const Item& item = items_[b];
+    const uint64_t offset = min_offset_[b];
+    const uint64_t end = offset + item.size;
+    placed_[b] = 1;
+    solution_[b] = offset;
+    // Move b to the end of the part's range: the rest stay unplaced.
+    const size_t last = part.end - 1;
+    const uint32_t moved = arena_[last];
+    arena_[pos_[b]] = moved;
+    pos_[moved] = pos_[b];
+    arena_[last] = b;
+    pos_[b] = last;
+
+    const size_t offset_mark = offset_log_.size();
+    for (size_t k = begin_[b]; k < begin_[b + 1]; ++k) {
+      const uint32_t j = neighbors_[k];
+      if (placed_[j]) continue;
+      --unplaced_neighbors_[j];
+      const uint64_t raised = AlignUp(end, items_[j].alignment);
+      if (min_offset_[j] < raised) {
+        offset_log_.push_back({j, min_offset_[j]});
+        min_offset_[j] = raised;
       }
-      std::vector<uint64_t> old_floor(floor_.begin() + item.lo,
-                                      floor_.begin() + item.hi + 1);
-      for (size_t s = item.lo; s <= item.hi; ++s) {
-        floor_[s] = std::max(floor_[s], end);
-        remain_[s] -= item.size;
+    }
+    const size_t floor_mark = floor_log_.size();
+    const uint64_t padded_end = AlignUp(end, granule_);
+    bool feasible = true;
+    for (uint32_t s = item.lo; s <= item.hi; ++s) {
+      floor_log_.push_back({floor_[s], top_[s]});
+      floor_[s] = end;
+      top_[s] = b;
+      total_[s] -= item.padded;
+      if (total_[s] > 0 &&
+          !FitsUnder(padded_end, total_[s], padded_capacity_)) {
+        feasible = false;
       }
-      const bool found = Feasible(offset, i) && Dfs(depth + 1, offset, i);
-      for (size_t s = item.lo; s <= item.hi; ++s) {
-        floor_[s] = old_floor[s - item.lo];
-        remain_[s] += item.size;
+    }
+    const size_t cut_base = cut_log_.size();
+    for (uint32_t s = item.lo; s < item.hi; ++s) {
+      if (--cuts_[s] == 0 && s >= part.lo && s < part.hi) {
+        cut_log_.push_back(s + 1);
       }
-      for (size_t k = 0; k < neighbors_[i].size(); ++k) {
-        base_[neighbors_[i][k]] = old_base[k];
-        ++unplaced_neighbors_[neighbors_[i][k]];
+    }
+    Outcome outcome = Outcome::kInfeasible;
+    if (feasible) {
+      const Part rest = {part.begin, part.end - 1, part.lo, part.hi};
+      outcome = cut_log_.size() > cut_base ? SolveParts(rest, cut_base)
+                                           : Dfs(rest, offset, (*rank_)[b]);
+    }
+
+    cut_log_.resize(cut_base);
+    for (uint32_t s = item.lo; s < item.hi; ++s) ++cuts_[s];
+    for (uint32_t s = item.lo; s <= item.hi; ++s) {
+      floor_[s] = floor_log_[floor_mark + (s - item.lo)].first;
+      top_[s] = floor_log_[floor_mark + (s - item.lo)].second;
+      total_[s] += item.padded;
+    }
+    floor_log_.resize(floor_mark);
+    for (size_t k = offset_log_.size(); k > offset_mark; --k) {
+      min_offset_[offset_log_[k - 1].first] = offset_log_[k - 1].second;
+    }
+    offset_log_.resize(offset_mark);
+    for (size_t k = begin_[b]; k < begin_[b + 1]; ++k) {
+      if (!placed_[neighbors_[k]]) ++unplaced_neighbors_[neighbors_[k]];
+    }
+    placed_[b] = 0;
+    return outcome;
+  }
+
+  // The problem.
+  const std::vector<Item> items_;
+  const size_t sections_;
+  const uint64_t granule_;  // The smallest alignment: every offset's unit.
+  std::vector<size_t> begin_;
+  std::vector<uint32_t> neighbors_;
+  std::vector<uint64_t> initial_total_;  // Padded bytes per section.
+  std::vector<uint32_t> equivalent_before_;
+  std::vector<std::vector<uint32_t>> preorders_;
+
+  // One attempt's state; every change is undone on the way back.
+  const std::vector<uint32_t>* rank_ = nullptr;
+  uint64_t capacity_ = 0;
+  uint64_t padded_capacity_ = 0;
+  Clock::time_point deadline_;
+  uint64_t nodes_ = 0;
+  uint64_t node_limit_ = 0;
+  uint64_t total_nodes_ = 0;
+  std::vector<uint8_t> placed_;
+  std::vector<uint64_t> min_offset_;  // Aligned highest placed neighbour end.
+  std::vector<uint32_t> unplaced_neighbors_;
+  std::vector<uint64_t> floor_;  // Highest placed end per section.
+  std::vector<uint32_t> top_;    // The placed item ending there, or kNone.
+  std::vector<uint64_t> total_;  // Unplaced padded bytes per section.
+  std::vector<uint64_t> lowest_start_;  // Per section, at one node.
+  std::vector<uint32_t> cuts_;          // Unplaced items spanning s and s + 1.
+  std::vector<uint32_t> arena_;         // Parts' unplaced items.
+  std::vector<size_t> pos_;             // Each item's place in arena_.
+  std::vector<uint32_t> candidates_;
+  std::vector<std::pair<uint32_t, uint64_t>> offset_log_;
+  std::vector<std::pair<uint64_t, uint32_t>> floor_log_;
+  std::vector<uint32_t> cut_log_;  // Sections where a new part starts.
+  std::vector<uint64_t> solution_;
+};
+
+// A sweep over time. At each section the items that ended leave gaps in the
+// stack, and the items that start there go into them; the search chooses,
+// bottom up in each gap, which new item comes next or that the rest of the
+// gap stays empty (within the section's slack: capacity minus its padded
+// bytes). Only the live stack is state, so a mistake shows within the
+// lifetimes it touches rather than at the height where an offset-ordered
+// search would meet it.
+// Where every section fills the capacity exactly (the slack is 0
+// everywhere), no plan leaves a gap, every plan is one the sweep can build,
+// and a failed sweep is a proof; elsewhere gaps could also sit under an
+// item, which the sweep never tries, so it only finds plans.
+// Pruning: at each of the next horizon_ sections, the items of the stack
+// still live there cut it into windows that only items starting later (and
+// at most that section's slack) can fill, so each window must be within
+// the slack of a subset sum of theirs (bitsets, kept per section pair).
+// Symmetries: of identical new items one is tried at a spot; two adjacent
+// new items that end together (the future sees only their union) go in one
+// order.
+class Sweep {
+ public:
+  Sweep(const std::vector<Item>& items, size_t sections)
+      : items_(items),
+        by_start_(sections),
+        total_(sections, 0),
+        slack_(sections, 0),
+        waste_(sections, 0),
+        layout_(sections),
+        stacks_(sections) {
+    for (uint32_t i = 0; i < items_.size(); ++i) {
+      by_start_[items_[i].lo].push_back(i);
+      for (uint32_t s = items_[i].lo; s <= items_[i].hi; ++s) {
+        total_[s] += items_[i].padded;
       }
-      placed_[i] = false;
-      if (found || exhausted_) return found;
+    }
+    // The orders new items are tried in, one per restart: larger first (big
+    // items have the fewest places), longer-lived first, shorter-lived
+    // first, then shuffles.
+    auto sorted = [&](auto less) {
+      std::vector<std::vector<uint32_t>> lists = by_start_;
+      for (std::vector<uint32_t>& list : lists) {
+        std::sort(list.begin(), list.end(), less);
+      }
+      return lists;
+    };
+    orders_.push_back(
+        sorted([&](uint32_t a, uint32_t b) { return Before(a, b); }));
+    orders_.push_back(sorted([&](uint32_t a, uint32_t b) {
+      if (items_[a].hi != items_[b].hi) return items_[a].hi > items_[b].hi;
+      return Before(a, b);
+    }));
+    orders_.push_back(sorted([&](uint32_t a, uint32_t b) {
+      if (items_[a].hi != items_[b].hi) return items_[a].hi < items_[b].hi;
+      return Before(a, b);
+    }));
+    uint64_t state = 0x2545F4914F6CDD1Dull;
+    for (int copy = 0; copy < 5; ++copy) {
+      std::vector<std::vector<uint32_t>> lists = orders_[0];
+      for (std::vector<uint32_t>& list : lists) {
+        for (size_t k = list.size(); k > 1; --k) {
+          state ^= state << 13;
+          state ^= state >> 7;
+          state ^= state << 17;
+          std::swap(list[k - 1], list[state % k]);
+        }
+      }
+      orders_.push_back(std::move(lists));
+    }
+    used_.assign(items_.size(), 0);
+    solution_.assign(items_.size(), 0);
+  }
+
+  // kInfeasible is a proof only where complete().
+  Outcome FitsIn(uint64_t capacity, uint64_t padded_capacity,
+                 Clock::time_point deadline, uint64_t nodes) {
+    capacity_ = capacity;
+    complete_ = true;
+    for (size_t s = 0; s < total_.size(); ++s) {
+      if (total_[s] > padded_capacity) return Outcome::kInfeasible;
+      slack_[s] = padded_capacity - total_[s];
+      complete_ = complete_ && slack_[s] == 0;
+    }
+    if (padded_capacity != padded_capacity_) {
+      padded_capacity_ = padded_capacity;
+      unit_ = padded_capacity;
+      for (const Item& item : items_) unit_ = std::gcd(unit_, item.padded);
+      if (unit_ == 0) unit_ = 1;
+      // As far ahead as the bitsets for every section fit in memory.
+      const size_t words = (padded_capacity_ / unit_) / 64 + 1;
+      horizon_ = static_cast<uint32_t>(std::clamp<size_t>(
+          kMaxBitWords / (words * std::max<size_t>(stacks_.size(), 1)), 1,
+          kMaxHorizon));
+      windows_.assign(stacks_.size() * horizon_, kUnknown);
+      bits_.clear();
+    }
+    deadline_ = deadline;
+    // Restarts: each order in turn, node limits doubling from the item
+    // count, as the general search does.
+    uint64_t limit = std::max<uint64_t>(nodes / 2, 1024);
+    while (true) {
+      for (const std::vector<std::vector<uint32_t>>& order : orders_) {
+        if (nodes == 0 || Clock::now() > deadline_) {
+          return Outcome::kOutOfBudget;
+        }
+        starting_ = &order;
+        nodes_ = 0;
+        node_limit_ = std::min(limit, nodes);
+        std::fill(used_.begin(), used_.end(), 0);
+        std::fill(waste_.begin(), waste_.end(), 0);
+        const Outcome outcome = Column(0);
+        total_nodes_ += nodes_;
+        nodes -= std::min(nodes, nodes_);
+        if (outcome != Outcome::kOutOfBudget) return outcome;
+      }
+      if (limit <= std::numeric_limits<uint64_t>::max() / 2) limit *= 2;
+    }
+  }
+
+  void WriteSolution(std::vector<uint64_t>* offsets) const {
+    for (size_t k = 0; k < items_.size(); ++k) {
+      (*offsets)[items_[k].index] = solution_[k];
+    }
+  }
+  uint64_t total_nodes() const { return total_nodes_; }
+  bool complete() const { return complete_; }
+
+ private:
+  static constexpr uint32_t kNone = std::numeric_limits<uint32_t>::max();
+  static constexpr uint32_t kMaxHorizon = 64;
+  static constexpr uint32_t kUnknown = kNone;
+  static constexpr uint32_t kSkipped = kNone - 1;
+  static constexpr size_t kMaxBitWords = size_t{4} << 20;  // 32 MiB.
+
+  // A section's layout from below: a surviving item, or a gap to fill.
+  struct Segment {
+    uint32_t item;        // kNone for a gap.
+    uint64_t begin, end;  // The gap's bytes.
+  };
+
+  // The order new items are tried in, and adjacent ones kept in.
+  bool Before(uint32_t a, uint32_t b) const {
+    const Item& x = items_[a];
+    const Item& y = items_[b];
+    if (x.padded != y.padded) return x.padded > y.padded;
+    if (x.size != y.size) return x.size > y.size;
+    return a < b;
+  }
+  bool Identical(uint32_t a, uint32_t b) const {
+    const Item& x = items_[a];
+    const Item& y = items_[b];
+    return x.size == y.size && x.alignment == y.alignment && x.hi == y.hi;
+  }
+
+  bool Tick() {
+    if (++nodes_ > node_limit_) return false;
+    if ((nodes_ & 255) == 0 && Clock::now() > deadline_) {
+      node_limit_ = 0;
+      return false;
+    }
+    return true;
+  }
+
+  // Whether `bytes` is within the slack at t + d of a sum of padded sizes
+  // of items that start after t and live at t + d (true where the bitset is
+  // over the memory cap, or the slack spans too many sums to look at).
+  bool WindowFillable(uint32_t t, uint32_t d, uint64_t bytes) {
+    const uint64_t slack = slack_[t + d];
+    const uint64_t high = bytes / unit_;
+    const uint64_t low =
+        bytes > slack ? (bytes - slack + unit_ - 1) / unit_ : 0;
+    if (low > high) return false;
+    if (high - low > 64 * 64) return true;
+    uint32_t& slot = windows_[t * horizon_ + (d - 1)];
+    const size_t words = (padded_capacity_ / unit_) / 64 + 1;
+    if (slot == kUnknown) {
+      if (bits_.size() + words > kMaxBitWords) {
+        slot = kSkipped;
+      } else {
+        slot = static_cast<uint32_t>(bits_.size() / words);
+        bits_.resize(bits_.size() + words, 0);
+        uint64_t* b = &bits_[static_cast<size_t>(slot) * words];
+        b[0] = 1;
+        for (uint32_t s = t + 1; s <= t + d; ++s) {
+          for (uint32_t j : by_start_[s]) {
+            if (items_[j].hi < t + d) continue;
+            const uint64_t shift = items_[j].padded / unit_;
+            const size_t ws = shift / 64, bs = shift % 64;
+            for (size_t w = words; w-- > ws;) {
+              uint64_t v = b[w - ws] << bs;
+              if (bs != 0 && w > ws) v |= b[w - ws - 1] >> (64 - bs);
+              b[w] |= v;
+            }
+          }
+        }
+      }
+    }
+    if (slot == kSkipped) return true;
+    const uint64_t* b = &bits_[static_cast<size_t>(slot) * words];
+    for (uint64_t bit = low; bit <= high; ++bit) {
+      if ((bit % 64) == 0 && bit + 63 <= high) {
+        if (b[bit / 64] != 0) return true;
+        bit += 63;
+      } else if ((b[bit / 64] >> (bit % 64)) & 1) {
+        return true;
+      }
     }
     return false;
   }
 
-  std::vector<Item> items_;
-  AlgorithmOptions options_;
-  std::chrono::steady_clock::time_point start_;
-  std::vector<std::vector<size_t>> neighbors_;
-  std::vector<uint64_t> base_;    // Highest end of placed neighbors.
-  std::vector<uint64_t> offset_;  // Offsets of placed items.
-  std::vector<bool> placed_;
-  std::vector<size_t> unplaced_neighbors_;
-  std::vector<uint64_t> floor_;   // Highest placed end per section.
-  std::vector<uint64_t> remain_;  // Unplaced bytes live per section.
+  // With item x just put on the stack of section t: whether the window
+  // under it at each coming section can still be filled.
+  // The windows under `top` (item x's offset, x at stack position `count`,
+  // or the capacity with x kNone and count the stack's size).
+  bool WindowsBelowFit(uint32_t t, uint64_t top, size_t count, uint32_t x) {
+    const std::vector<uint32_t>& stack = stacks_[t];
+    for (uint32_t d = 1; d <= horizon_ && t + d < stacks_.size(); ++d) {
+      const uint32_t at = t + d;
+      if (x != kNone && items_[x].hi < at) continue;
+      uint64_t low = 0;
+      for (size_t k = count; k-- > 0;) {
+        const uint32_t y = stack[k];
+        if (items_[y].hi >= at) {
+          low = solution_[y] + items_[y].padded;
+          break;
+        }
+      }
+      if (!WindowFillable(t, d, top - low)) return false;
+    }
+    return true;
+  }
+
+  // Enters section t: its layout is the items of the previous stack that
+  // live on, and the gaps between them.
+  Outcome Column(uint32_t t) {
+    if (t == stacks_.size()) return Outcome::kFound;
+    if (!Tick()) return Outcome::kOutOfBudget;
+    std::vector<Segment>& layout = layout_[t];
+    layout.clear();
+    uint64_t at = 0;
+    if (t > 0) {
+      for (uint32_t j : stacks_[t - 1]) {
+        if (items_[j].hi < t) continue;
+        if (solution_[j] > at) layout.push_back({kNone, at, solution_[j]});
+        at = solution_[j] + items_[j].padded;
+        layout.push_back({j, solution_[j], at});
+      }
+    }
+    if (at < padded_capacity_) layout.push_back({kNone, at, padded_capacity_});
+    stacks_[t].clear();
+    return Fill(t, 0, layout.empty() ? 0 : layout[0].begin, kNone, 0);
+  }
+
+  // Lays out section t from segment `seg` on, at byte `pos`; `below` is the
+  // new item right under pos in the current gap, if any, and stack entries
+  // from `first` on are that gap's new items.
+  Outcome Fill(uint32_t t, size_t seg, uint64_t pos, uint32_t below,
+               size_t first) {
+    const std::vector<Segment>& layout = layout_[t];
+    std::vector<uint32_t>& stack = stacks_[t];
+    if (seg < layout.size() && layout[seg].item == kNone &&
+        pos == layout[seg].end) {
+      ++seg;
+      below = kNone;
+      first = stack.size();
+    }
+    if (seg == layout.size()) {
+      for (uint32_t j : (*starting_)[t]) {
+        if (!used_[j]) return Outcome::kInfeasible;
+      }
+      // The windows under the top of the section.
+      if (!WindowsBelowFit(t, padded_capacity_, stack.size(), kNone)) {
+        return Outcome::kInfeasible;
+      }
+      return Column(t + 1);
+    }
+    if (layout[seg].item != kNone) {
+      const uint32_t x = layout[seg].item;
+      stack.push_back(x);
+      Outcome outcome = Outcome::kInfeasible;
+      if (WindowsBelowFit(t, layout[seg].begin, stack.size() - 1, x)) {
+        outcome = Fill(t, seg + 1, layout[seg].end, kNone, stack.size());
+      }
+      stack.pop_back();
+      return outcome;
+    }
+    if (!Tick()) return Outcome::kOutOfBudget;
+    const uint64_t room = layout[seg].end - pos;
+    const std::vector<uint32_t>& starting = (*starting_)[t];
+    Outcome outcome = Outcome::kInfeasible;
+    for (size_t k = 0; k < starting.size(); ++k) {
+      const uint32_t j = starting[k];
+      if (used_[j]) continue;
+      const Item& item = items_[j];
+      if (item.padded > room || pos % item.alignment != 0 ||
+          !FitsUnder(pos, item.size, capacity_)) {
+        continue;
+      }
+      bool repeat = false;
+      for (size_t l = 0; l < k && !repeat; ++l) {
+        repeat = !used_[starting[l]] && Identical(starting[l], j);
+      }
+      if (repeat) continue;
+      // Swapping the two keeps both aligned and the top where it was.
+      if (below != kNone && items_[below].hi == item.hi &&
+          items_[below].alignment == item.alignment &&
+          items_[below].size == items_[below].padded &&
+          item.size == item.padded &&
+          items_[below].size % item.alignment == 0 &&
+          item.size % item.alignment == 0 && !Before(below, j)) {
+        continue;
+      }
+      used_[j] = 1;
+      solution_[j] = pos;
+      stack.push_back(j);
+      if (WindowsBelowFit(t, pos, stack.size() - 1, j)) {
+        outcome = Fill(t, seg, pos + item.padded, j, first);
+      }
+      stack.pop_back();
+      used_[j] = 0;
+      if (outcome != Outcome::kInfeasible) return outcome;
+    }
+    // Or the rest of the gap stays empty, if the slack allows: at its top,
+    // or at its bottom with this gap's new items moved up.
+    if (room == 0 || waste_[t] + room > slack_[t]) return outcome;
+    waste_[t] += room;
+    outcome = Fill(t, seg, layout[seg].end, kNone, stack.size());
+    if (outcome == Outcome::kInfeasible && first < stack.size()) {
+      bool fits = true;
+      for (size_t k = first; k < stack.size() && fits; ++k) {
+        const Item& item = items_[stack[k]];
+        const uint64_t moved = solution_[stack[k]] + room;
+        fits = moved % item.alignment == 0 &&
+               FitsUnder(moved, item.size, capacity_);
+      }
+      for (size_t k = first; k < stack.size(); ++k) {
+        solution_[stack[k]] += room;
+      }
+      for (size_t k = first; k < stack.size() && fits; ++k) {
+        fits = WindowsBelowFit(t, solution_[stack[k]], k, stack[k]);
+      }
+      if (fits) outcome = Fill(t, seg, layout[seg].end, kNone, stack.size());
+      // A found plan keeps them moved.
+      for (size_t k = first; k < stack.size() && outcome != Outcome::kFound;
+           ++k) {
+        solution_[stack[k]] -= room;
+      }
+    }
+    waste_[t] -= room;
+    return outcome;
+  }
+
+  const std::vector<Item>& items_;
+  std::vector<std::vector<uint32_t>> by_start_;  // Per section.
+  std::vector<uint64_t> total_;  // Padded bytes live, per section.
+  std::vector<uint64_t> slack_;  // Capacity minus total_.
+  std::vector<uint64_t> waste_;  // Bytes left empty so far, per section.
+  bool complete_ = true;
+  std::vector<std::vector<std::vector<uint32_t>>> orders_;  // Per restart.
+  const std::vector<std::vector<uint32_t>>* starting_ = nullptr;
+  std::vector<std::vector<Segment>> layout_;   // Per section.
+  std::vector<std::vector<uint32_t>> stacks_;  // Per section, by offset.
+  std::vector<uint8_t> used_;
   std::vector<uint64_t> solution_;
-  uint64_t target_ = 0;
+  uint64_t capacity_ = 0;
+  uint64_t padded_capacity_ = 0;
+  uint64_t unit_ = 1;  // gcd of the padded sizes and capacity.
+  uint32_t horizon_ = 1;
+  // Per (section, distance): a bitset of the subset sums (in units) of the
+  // items that start after the section and live at the distance.
+  std::vector<uint32_t> windows_;
+  std::vector<uint64_t> bits_;
+  Clock::time_point deadline_;
   uint64_t nodes_ = 0;
-  bool exhausted_ = false;
+  uint64_t node_limit_ = 0;
+  uint64_t total_nodes_ = 0;
 };
 
 }  // namespace
@@ -197,50 +932,125 @@ class Search {
 Result<Placement> ExactAlgorithm::Place(const std::vector<PlanItem>& items,
                                         const AlgorithmOptions& options) const {
   MEMPLAN_RETURN_IF_ERROR(ValidatePlanItems(items));
-  // Seed with the better heuristic (ties: best_fit), so exact never loses.
-  Result<Placement> best_fit = BestFitAlgorithm().Place(items, options);
-  if (!best_fit.ok()) return best_fit.error();
-  Result<Placement> greedy = GreedyAlgorithm().Place(items, options);
-  if (!greedy.ok()) return greedy.error();
-  Placement best = greedy->height < best_fit->height ? std::move(*greedy)
-                                                     : std::move(*best_fit);
-  best.proven_optimal = false;
-  const uint64_t lower_bound = LiveBytesLowerBound(items);
-  if (best.height <= lower_bound) {
-    best.proven_optimal = true;
-    return best;
+  const Clock::time_point start = Clock::now();
+  // Seed with the best heuristic (ties: the earliest), so exact never loses.
+  Placement best;
+  bool seeded = false;
+  for (const std::string& name : AlgorithmNames()) {
+    if (name == this->name()) continue;
+    std::unique_ptr<Algorithm> heuristic = MakeAlgorithm(name);
+    if (heuristic == nullptr) continue;
+    Result<Placement> placement = heuristic->Place(items, options);
+    if (!placement.ok()) return placement.error();
+    if (!seeded || placement->height < best.height) {
+      best = std::move(*placement);
+      seeded = true;
+    }
   }
+  best.proven_optimal = false;
 
   std::vector<TimeValue> endpoints;
+  uint64_t granule = std::numeric_limits<uint64_t>::max();
   for (const PlanItem& item : items) {
     if (item.size == 0) continue;
     endpoints.push_back(item.first);
     endpoints.push_back(item.last);
+    granule = std::min(granule, item.alignment);
   }
   const TimeAxis times(std::move(endpoints));
   std::vector<Item> search_items;
   for (size_t i = 0; i < items.size(); ++i) {
     if (items[i].size == 0) continue;  // Offset 0 never collides.
-    search_items.push_back({items[i].size, items[i].alignment,
-                            times.IndexOf(items[i].first),
-                            times.IndexOf(items[i].last), i});
+    const PlanItem& p = items[i];
+    search_items.push_back({p.size, p.alignment, AlignUp(p.size, granule),
+                            static_cast<uint32_t>(times.IndexOf(p.first)),
+                            static_cast<uint32_t>(times.IndexOf(p.last)),
+                            static_cast<uint64_t>(p.last - p.first) + 1, i});
   }
-  if (search_items.size() > kMaxSearchItems) return best;
+  // Live bytes bound, and the padded one: in a section, items stack at
+  // multiples of the granule, so all but the top one take padded bytes.
+  uint64_t lower_bound = LiveBytesLowerBound(items);
+  best.lower_bound = std::min(lower_bound, best.height);
+  if (best.height <= lower_bound) {
+    best.proven_optimal = true;
+    return best;
+  }
+  if (search_items.size() > kMaxSearchItems ||
+      Search::CountOverlaps(search_items) > kMaxSearchOverlaps) {
+    return best;
+  }
+  if (granule == std::numeric_limits<uint64_t>::max()) granule = 1;
+  Search search(search_items, times.size(), granule);
+  Sweep sweep(search_items, times.size());
+  const uint64_t padded = search.max_section_bytes();
+  if (padded >= granule)
+    lower_bound = std::max(lower_bound, padded - (granule - 1));
 
-  Search search(search_items, times.size(), options);
-  while (best.height > lower_bound) {
-    if (!search.FitsIn(best.height - 1)) {
-      best.proven_optimal = !search.exhausted();
-      break;
+  const Clock::time_point deadline =
+      start + std::chrono::duration_cast<Clock::duration>(
+                  std::chrono::duration<double>(options.max_seconds));
+  uint64_t nodes_left = options.max_nodes;
+  uint64_t proven = lower_bound;  // No plan is lower (a proof).
+  uint64_t low = lower_bound;     // The bisection's floor (maybe a guess).
+  auto decide = [&](uint64_t capacity, double share) {
+    const Clock::time_point now = Clock::now();
+    const Clock::time_point until =
+        now >= deadline ? now
+                        : now + std::chrono::duration_cast<Clock::duration>(
+                                    (deadline - now) * share);
+    const uint64_t before = search.total_nodes() + sweep.total_nodes();
+    const uint64_t nodes =
+        static_cast<uint64_t>(std::min(static_cast<double>(nodes_left) * share,
+                                       static_cast<double>(nodes_left)));
+    const uint64_t padded_capacity = AlignUp(capacity, granule);
+    // The sweep first; where it cannot prove, it gets half and the
+    // offset-ordered search (which can) the rest.
+    const bool exact_sweep = search.EverySectionHolds(padded_capacity);
+    const Clock::time_point half = now + (until - now) / 2;
+    Outcome outcome =
+        sweep.FitsIn(capacity, padded_capacity, exact_sweep ? until : half,
+                     exact_sweep ? nodes : nodes / 2);
+    const bool swept = outcome == Outcome::kFound;
+    if (!exact_sweep && !swept) {
+      const uint64_t spent =
+          sweep.total_nodes() + search.total_nodes() - before;
+      outcome = search.FitsIn(capacity, until, nodes - std::min(nodes, spent));
     }
-    std::vector<uint64_t> offsets(items.size(), 0);
-    for (size_t k = 0; k < search_items.size(); ++k) {
-      offsets[search_items[k].index] = search.solution()[k];
+    nodes_left -= std::min(nodes_left,
+                           search.total_nodes() + sweep.total_nodes() - before);
+    if (outcome == Outcome::kFound) {
+      std::vector<uint64_t> offsets(items.size(), 0);
+      if (swept) {
+        sweep.WriteSolution(&offsets);
+      } else {
+        search.WriteSolution(&offsets);
+      }
+      best.offsets = std::move(offsets);
+      best.height = PlacementHeight(items, best.offsets);
+    } else if (outcome == Outcome::kInfeasible) {
+      proven = std::max(proven, capacity + 1);
     }
-    best.offsets = std::move(offsets);
-    best.height = PlacementHeight(items, best.offsets);
+    return outcome;
+  };
+  // The bound itself first: on tight problems that is the whole answer
+  // (half the budget where the sweep decides it, else a quarter).
+  const bool exact_at_bound = search.EverySectionHolds(AlignUp(low, granule));
+  if (decide(low, exact_at_bound ? 0.5 : 0.25) != Outcome::kFound) {
+    low = low + 1;
   }
-  if (best.height <= lower_bound) best.proven_optimal = true;
+  // Then bisection; a step gets its share of what is left, at least a
+  // quarter, since a step that finds a plan ends early.
+  while (low < best.height && nodes_left > 0 && Clock::now() < deadline) {
+    const uint64_t high = best.height - 1;
+    const uint64_t mid = low + (high - low) / 2;
+    double steps = 1;
+    for (uint64_t span = high - low; span > 0; span /= 2) ++steps;
+    if (decide(mid, std::max(1.0 / steps, 0.25)) != Outcome::kFound) {
+      low = mid + 1;
+    }
+  }
+  best.lower_bound = std::min(proven, best.height);
+  best.proven_optimal = best.height <= proven;
   return best;
 }
 

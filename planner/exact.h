@@ -1,6 +1,8 @@
-// Exact placement by branch and bound, after MiniMalloc (google/minimalloc):
-// it searches canonical plans only and proves the minimum height, or
-// returns the best plan found within AlgorithmOptions' budget.
+// Exact placement after MiniMalloc (Moffitt, ASPLOS 2023): decision searches
+// "fits in C?" over canonical plans, first at the lower bound, then bisecting
+// up to the best heuristic's height. It proves the minimum height, or returns
+// the best plan found within AlgorithmOptions' budget (never worse than any
+// heuristic) with the best proven bound in Placement::lower_bound.
 #pragma once
 
 #include <string>
@@ -13,9 +15,12 @@ namespace planner {
 
 class ExactAlgorithm : public Algorithm {
  public:
-  // Above this many non-empty items the O(n^2) overlap table is not built:
-  // the seed plan is returned, proven only if it meets the lower bound.
+  // Above this many non-empty items, or this many overlapping pairs (the
+  // search keeps one list entry per pair and side: 4 bytes each), there is
+  // no search: the best heuristic plan is returned, proven only if it meets
+  // the lower bound.
   static constexpr size_t kMaxSearchItems = 4096;
+  static constexpr size_t kMaxSearchOverlaps = 8'000'000;
 
   std::string name() const override { return "exact"; }
   Result<Placement> Place(const std::vector<PlanItem>& items,
