@@ -128,35 +128,10 @@ class OccupancyTree {
 
 }  // namespace
 
-Result<Placement> BestFitAlgorithm::Place(const std::vector<PlanItem>& items,
-                                          const AlgorithmOptions&) const {
-  MEMPLAN_RETURN_IF_ERROR(ValidatePlanItems(items));
-  const size_t n = items.size();
-  Placement placement;
-  placement.offsets.assign(n, 0);
-  if (n == 0) return placement;
-
-  std::vector<TimeValue> endpoints;
-  endpoints.reserve(2 * n);
-  for (const PlanItem& item : items) {
-    endpoints.push_back(item.first);
-    endpoints.push_back(item.last);
-  }
-  const TimeAxis times(std::move(endpoints));
-
-  // Largest first; then longest lifetime; then item order, for determinism.
-  std::vector<size_t> order(n);
-  std::iota(order.begin(), order.end(), 0);
-  std::sort(order.begin(), order.end(), [&](size_t a, size_t b) {
-    const PlanItem& x = items[a];
-    const PlanItem& y = items[b];
-    if (x.size != y.size) return x.size > y.size;
-    const uint64_t lx = static_cast<uint64_t>(x.last) - x.first;
-    const uint64_t ly = static_cast<uint64_t>(y.last) - y.first;
-    if (lx != ly) return lx > ly;
-    return a < b;
-  });
-
+std::vector<uint64_t> PlaceInOrder(const std::vector<PlanItem>& items,
+                                   const TimeAxis& times,
+                                   const std::vector<size_t>& order) {
+  std::vector<uint64_t> offsets(items.size(), 0);
   OccupancyTree tree(times.size());
   std::vector<const ByteRanges*> sets;
   for (size_t i : order) {
@@ -177,9 +152,42 @@ Result<Placement> BestFitAlgorithm::Place(const std::vector<PlanItem>& items,
         }
       }
     }
-    placement.offsets[i] = offset;
+    offsets[i] = offset;
     tree.Insert(lo, hi, offset, offset + item.size);
   }
+  return offsets;
+}
+
+TimeAxis LifetimeAxis(const std::vector<PlanItem>& items) {
+  std::vector<TimeValue> endpoints;
+  endpoints.reserve(2 * items.size());
+  for (const PlanItem& item : items) {
+    endpoints.push_back(item.first);
+    endpoints.push_back(item.last);
+  }
+  return TimeAxis(std::move(endpoints));
+}
+
+Result<Placement> BestFitAlgorithm::Place(const std::vector<PlanItem>& items,
+                                          const AlgorithmOptions&) const {
+  MEMPLAN_RETURN_IF_ERROR(ValidatePlanItems(items));
+  const size_t n = items.size();
+  Placement placement;
+  if (n == 0) return placement;
+
+  // Largest first; then longest lifetime; then item order, for determinism.
+  std::vector<size_t> order(n);
+  std::iota(order.begin(), order.end(), 0);
+  std::sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+    const PlanItem& x = items[a];
+    const PlanItem& y = items[b];
+    if (x.size != y.size) return x.size > y.size;
+    const uint64_t lx = static_cast<uint64_t>(x.last) - x.first;
+    const uint64_t ly = static_cast<uint64_t>(y.last) - y.first;
+    if (lx != ly) return lx > ly;
+    return a < b;
+  });
+  placement.offsets = PlaceInOrder(items, LifetimeAxis(items), order);
   placement.height = PlacementHeight(items, placement.offsets);
   return placement;
 }

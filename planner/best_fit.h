@@ -7,9 +7,22 @@
 #include <vector>
 
 #include "planner/algorithm.h"
+#include "planner/time_axis.h"
 
 namespace memplan {
 namespace planner {
+
+// Places items in `order` (indices into items; any subset, each once), each
+// at the lowest offset aligned for it that is free throughout its lifetime
+// of the items placed before it; items left out, and empty ones, get 0.
+// Items must have passed ValidatePlanItems; `times` holds their endpoints.
+// O(n log T) sets touched per item.
+std::vector<uint64_t> PlaceInOrder(const std::vector<PlanItem>& items,
+                                   const TimeAxis& times,
+                                   const std::vector<size_t>& order);
+
+// The compressed axis of the items' lifetime endpoints.
+TimeAxis LifetimeAxis(const std::vector<PlanItem>& items);
 
 class BestFitAlgorithm : public Algorithm {
  public:

@@ -58,6 +58,17 @@ TEST(BestFitTest, IsSuboptimalWhereExactIsNot) {
   EXPECT_EQ(placement->height, 8u);
 }
 
+TEST(BestFitTest, PlaceInOrderPlacesOnlyTheGivenItemsInTheirOrder) {
+  // Item 1 first -> 0; item 0 (live with 1) -> 8; item 2 is left out -> 0.
+  const std::vector<PlanItem> items = {
+      {4, 4, 0, 1}, {8, 1, 1, 2}, {16, 1, 0, 2}};
+  EXPECT_THAT(PlaceInOrder(items, LifetimeAxis(items), {1, 0}),
+              ElementsAre(8, 0, 0));
+  // Reversed: 0 -> 0, then 1 above it at 4.
+  EXPECT_THAT(PlaceInOrder(items, LifetimeAxis(items), {0, 1}),
+              ElementsAre(0, 4, 0));
+}
+
 TEST(BestFitTest, RejectsInvalidItems) {
   EXPECT_FALSE(BestFitAlgorithm().Place({{8, 12, 0, 0}}, {}).ok());
   EXPECT_FALSE(BestFitAlgorithm().Place({{8, 1, 3, 2}}, {}).ok());

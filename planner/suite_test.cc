@@ -31,6 +31,22 @@ TEST(SuiteTest, KeepsTheLowestPlanAndReportsEveryMember) {
   EXPECT_GE(suite->members[0].seconds, 0.0);
 }
 
+TEST(SuiteTest, EveryAlgorithmRunsAndMultiFitMatchesExactHere) {
+  // multi_fit places kItems bottom-up: 6, exact's optimum.
+  Result<SuiteResult> suite = RunSuite(AlgorithmNames(), kItems, {});
+  ASSERT_TRUE(suite.ok()) << suite.error().ToString();
+  ASSERT_EQ(suite->members.size(), AlgorithmNames().size());
+  for (const SuiteMemberResult& member : suite->members) {
+    EXPECT_GE(member.height, suite->best.height) << member.name;
+    if (member.name == "multi_fit") {
+      EXPECT_EQ(member.height, 6u);
+    } else if (member.name == "best_fit") {
+      EXPECT_EQ(member.height, 8u);
+    }
+  }
+  EXPECT_EQ(suite->best.height, 6u);
+}
+
 TEST(SuiteTest, TiesGoToTheEarlierMember) {
   Result<SuiteResult> suite = RunSuite({"best_fit", "greedy"}, kItems, {});
   ASSERT_TRUE(suite.ok());

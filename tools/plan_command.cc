@@ -28,7 +28,8 @@ constexpr char kUsage[] =
     "       memplan plan --csv PROBLEM.csv [--algo NAME] [--align N]\n"
     "                   [-o SOLUTION.csv]\n"
     "\n"
-    "NAME: naive | greedy | best_fit | exact | suite | a,comma,list\n"
+    "NAME: naive | greedy | best_fit | multi_fit | exact | suite |\n"
+    "      a,comma,list\n"
     "(default greedy; suite runs every algorithm and keeps the smallest).\n"
     "A CSV's alignment column is honoured; --align N is the alignment of\n"
     "rows without one (default 1). The solution adds an offset column.\n";

@@ -1,0 +1,34 @@
+// The fast heuristic: several placements of one partition, the lowest kept.
+//
+// Decreasing-size best fit (best_fit.h) first, so multi_fit is never higher
+// than best_fit. Partitions of up to kMaxSkylineItems items are also placed
+// bottom-up (skyline.h) under several orders: by size and by size x
+// lifetime, forwards and backwards in time, then with sizes jittered while
+// a budget of item placements lasts. Each placement is compacted (items
+// re-placed lowest first, in order of offset, which never raises one), and
+// the lowest is improved by flipping it upside down and compacting again
+// while that lowers it. Deterministic: the jitter has a fixed seed.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "planner/algorithm.h"
+
+namespace memplan {
+namespace planner {
+
+class MultiFitAlgorithm : public Algorithm {
+ public:
+  // Above this, only best fit runs (the bottom-up placement costs
+  // O(live items) per step where best fit costs O(log T) sets).
+  static constexpr size_t kMaxSkylineItems = 4096;
+
+  std::string name() const override { return "multi_fit"; }
+  Result<Placement> Place(const std::vector<PlanItem>& items,
+                          const AlgorithmOptions& options) const override;
+};
+
+}  // namespace planner
+}  // namespace memplan

@@ -1,0 +1,148 @@
+#include "planner/multi_fit.h"
+
+#include <random>
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "planner/best_fit.h"
+#include "planner/lower_bound.h"
+#include "planner/skyline.h"
+
+namespace memplan {
+namespace planner {
+namespace {
+
+using ::testing::ElementsAre;
+using ::testing::HasSubstr;
+
+// An independent check: every offset aligned, no two live items share a
+// byte (all pairs, no sweep), height = max(offset + size).
+void ExpectValid(const std::vector<PlanItem>& items, const Placement& p) {
+  ASSERT_EQ(p.offsets.size(), items.size());
+  for (size_t i = 0; i < items.size(); ++i) {
+    EXPECT_EQ(p.offsets[i] % items[i].alignment, 0u) << "item " << i;
+    for (size_t j = i + 1; j < items.size(); ++j) {
+      const bool live_together =
+          items[i].first <= items[j].last && items[j].first <= items[i].last;
+      const bool share_bytes = p.offsets[i] < p.offsets[j] + items[j].size &&
+                               p.offsets[j] < p.offsets[i] + items[i].size;
+      EXPECT_FALSE(live_together && share_bytes && items[i].size > 0 &&
+                   items[j].size > 0)
+          << "items " << i << " and " << j;
+    }
+  }
+  EXPECT_EQ(p.height, PlacementHeight(items, p.offsets));
+}
+
+std::vector<PlanItem> RandomItems(uint32_t seed, size_t n) {
+  std::mt19937 rng(seed);
+  std::vector<PlanItem> items;
+  for (size_t i = 0; i < n; ++i) {
+    const int64_t first = static_cast<int64_t>(rng() % (n / 2 + 1));
+    const int64_t last = first + static_cast<int64_t>(rng() % 8);
+    const uint64_t size = rng() % 7 == 0 ? 0 : 1 + rng() % 5000;
+    items.push_back({size, uint64_t{1} << (rng() % 7), first, last});
+  }
+  return items;
+}
+
+TEST(MultiFitTest, PacksWhereDecreasingSizeBestFitLeavesAHole) {
+  // a 4 [0,0], b 1 [1,1], c 3 [1,3], d 3 [0,1], e 4 [3,5].
+  // Best fit, largest first: a -> 0; e -> 0 (a is dead by 3); c -> 4 (e
+  // holds [0,4) at 3); d -> 7 (a holds [0,4) at 0, c [4,7) at 1): height 10.
+  // Bottom-up from time 0: d at 0, a on it at 3; at time 1 b on d at 3, c on b
+  // at 4; e at 0 from time 3 on. Height 7 = b + c + d, live at 1.
+  const std::vector<PlanItem> items = {
+      {4, 1, 0, 0}, {1, 1, 1, 1}, {3, 1, 1, 3}, {3, 1, 0, 1}, {4, 1, 3, 5}};
+  Result<Placement> best_fit = BestFitAlgorithm().Place(items, {});
+  ASSERT_TRUE(best_fit.ok());
+  EXPECT_EQ(best_fit->height, 10u);
+  Result<Placement> placement = MultiFitAlgorithm().Place(items, {});
+  ASSERT_TRUE(placement.ok()) << placement.error().ToString();
+  ExpectValid(items, *placement);
+  EXPECT_EQ(placement->height, 7u);
+  EXPECT_EQ(LiveBytesLowerBound(items), 7u);
+  EXPECT_FALSE(placement->proven_optimal);  // A heuristic claims nothing.
+}
+
+TEST(MultiFitTest, HonoursAlignmentTheCsvRegressionNeeds) {
+  // a 3 [0,2] align 1, c 2 [1,2] align 8: c at 0, a above it at 2.
+  const std::vector<PlanItem> items = {{3, 1, 0, 2}, {2, 8, 1, 2}};
+  Result<Placement> placement = MultiFitAlgorithm().Place(items, {});
+  ASSERT_TRUE(placement.ok());
+  ExpectValid(items, *placement);
+  EXPECT_THAT(placement->offsets, ElementsAre(2, 0));
+  EXPECT_EQ(placement->height, 5u);
+}
+
+TEST(MultiFitTest, NeverAboveBestFitAndAlwaysValid) {
+  for (uint32_t seed = 1; seed <= 40; ++seed) {
+    const std::vector<PlanItem> items = RandomItems(seed, 10 + seed * 7);
+    Result<Placement> placement = MultiFitAlgorithm().Place(items, {});
+    ASSERT_TRUE(placement.ok()) << placement.error().ToString();
+    ExpectValid(items, *placement);
+    Result<Placement> best_fit = BestFitAlgorithm().Place(items, {});
+    ASSERT_TRUE(best_fit.ok());
+    EXPECT_LE(placement->height, best_fit->height) << "seed " << seed;
+    EXPECT_GE(placement->height, LiveBytesLowerBound(items));
+  }
+}
+
+TEST(MultiFitTest, IsDeterministic) {
+  const std::vector<PlanItem> items = RandomItems(7, 200);
+  Result<Placement> a = MultiFitAlgorithm().Place(items, {});
+  Result<Placement> b = MultiFitAlgorithm().Place(items, {});
+  ASSERT_TRUE(a.ok() && b.ok());
+  EXPECT_EQ(a->offsets, b->offsets);
+}
+
+TEST(MultiFitTest, LargePartitionsAreBestFitsPlan) {
+  const std::vector<PlanItem> items =
+      RandomItems(3, MultiFitAlgorithm::kMaxSkylineItems + 1);
+  Result<Placement> placement = MultiFitAlgorithm().Place(items, {});
+  Result<Placement> best_fit = BestFitAlgorithm().Place(items, {});
+  ASSERT_TRUE(placement.ok() && best_fit.ok());
+  EXPECT_EQ(placement->offsets, best_fit->offsets);
+}
+
+TEST(MultiFitTest, EmptyInputsAndErrors) {
+  Result<Placement> empty = MultiFitAlgorithm().Place({}, {});
+  ASSERT_TRUE(empty.ok());
+  EXPECT_EQ(empty->height, 0u);
+  Result<Placement> zero = MultiFitAlgorithm().Place({{0, 1, 0, 3}}, {});
+  ASSERT_TRUE(zero.ok());
+  EXPECT_THAT(zero->offsets, ElementsAre(0));
+  EXPECT_EQ(zero->height, 0u);
+  Result<Placement> bad = MultiFitAlgorithm().Place({{4, 3, 0, 1}}, {});
+  ASSERT_FALSE(bad.ok());
+  EXPECT_THAT(bad.error().message(), HasSubstr("alignment = 3"));
+  EXPECT_FALSE(MultiFitAlgorithm().Place({{4, 1, 2, 1}}, {}).ok());
+  EXPECT_EQ(MakeAlgorithm("multi_fit")->name(), "multi_fit");
+}
+
+TEST(SkylineTest, FillsEachLowestRunAndGivesUpPastItsWork) {
+  // x 2 [0,2], y 1 [0,0], z 1 [1,2]. At time 0 the floor is 0 over [0, 3):
+  // x and y waste nothing there, x also reaches the wall, so x goes first,
+  // at 0. Then y at 2 (time 0 is still lowest), then z at 2 (time 1).
+  const std::vector<PlanItem> items = {
+      {2, 1, 0, 2}, {1, 1, 0, 0}, {1, 1, 1, 2}};
+  const TimeAxis times = LifetimeAxis(items);
+  const std::vector<uint64_t> priority = {1, 2, 3};
+  std::optional<std::vector<uint64_t>> offsets = SkylinePlace(
+      items, times, priority, SkylineDirection::kForward, 1'000'000);
+  ASSERT_TRUE(offsets.has_value());
+  EXPECT_THAT(*offsets, ElementsAre(0, 2, 2));
+  // Mirrored in time, x and z start first; x reaches the wall: x at 0, then
+  // z and y at 2. Past its work budget the placement gives up.
+  offsets = SkylinePlace(items, times, priority, SkylineDirection::kBackward,
+                         1'000'000);
+  ASSERT_TRUE(offsets.has_value());
+  EXPECT_THAT(*offsets, ElementsAre(0, 2, 2));
+  EXPECT_FALSE(
+      SkylinePlace(items, times, priority, SkylineDirection::kForward, 2)
+          .has_value());
+}
+
+}  // namespace
+}  // namespace planner
+}  // namespace memplan
