@@ -69,6 +69,71 @@ TEST(BestFitTest, PlaceInOrderPlacesOnlyTheGivenItemsInTheirOrder) {
               ElementsAre(0, 4, 0));
 }
 
+// Each item's offset is free of the items placed before it, and every
+// lower candidate (0, or a conflicting item's end aligned up) is not: the
+// lowest free offset, checked from the definition.
+void ExpectLowestFree(const std::vector<PlanItem>& items,
+                      const std::vector<size_t>& order,
+                      const std::vector<uint64_t>& offsets) {
+  auto blocked = [&](size_t k, uint64_t offset) {
+    const PlanItem& item = items[order[k]];
+    for (size_t e = 0; e < k; ++e) {
+      const PlanItem& other = items[order[e]];
+      if (other.size == 0 || other.last < item.first ||
+          item.last < other.first) {
+        continue;
+      }
+      const uint64_t start = offsets[order[e]];
+      if (start < offset + item.size && offset < start + other.size) {
+        return true;
+      }
+    }
+    return false;
+  };
+  for (size_t k = 0; k < order.size(); ++k) {
+    const PlanItem& item = items[order[k]];
+    const uint64_t offset = offsets[order[k]];
+    if (item.size == 0) continue;
+    ASSERT_EQ(offset % item.alignment, 0u);
+    ASSERT_FALSE(blocked(k, offset)) << "item " << order[k];
+    std::vector<uint64_t> lower = {0};
+    for (size_t e = 0; e < k; ++e) {
+      const uint64_t end = offsets[order[e]] + items[order[e]].size;
+      lower.push_back((end + item.alignment - 1) / item.alignment *
+                      item.alignment);
+    }
+    for (uint64_t candidate : lower) {
+      if (candidate < offset) {
+        ASSERT_TRUE(blocked(k, candidate))
+            << "item " << order[k] << " fits at " << candidate;
+      }
+    }
+  }
+}
+
+TEST(BestFitTest, PlaceInOrderTakesTheLowestFreeOffsetSmallAndLarge) {
+  // 300 items take the scan, 1500 the segment tree.
+  for (size_t n : {size_t{300}, kMaxScanItems + 476}) {
+    std::vector<PlanItem> items;
+    uint64_t state = n;
+    auto next = [&] {
+      state = state * 6364136223846793005ull + 1442695040888963407ull;
+      return state >> 33;
+    };
+    for (size_t i = 0; i < n; ++i) {
+      const int64_t first = static_cast<int64_t>(next() % (n / 4));
+      items.push_back({next() % 9 == 0 ? 0 : 1 + next() % 300,
+                       uint64_t{1} << (next() % 5), first,
+                       first + static_cast<int64_t>(next() % 12)});
+    }
+    std::vector<size_t> order(n);
+    for (size_t k = 0; k < n; ++k) order[k] = (k * 7919) % n;
+    const std::vector<uint64_t> offsets =
+        PlaceInOrder(items, LifetimeAxis(items), order);
+    ExpectLowestFree(items, order, offsets);
+  }
+}
+
 TEST(BestFitTest, RejectsInvalidItems) {
   EXPECT_FALSE(BestFitAlgorithm().Place({{8, 12, 0, 0}}, {}).ok());
   EXPECT_FALSE(BestFitAlgorithm().Place({{8, 1, 3, 2}}, {}).ok());

@@ -172,7 +172,7 @@ std::optional<std::vector<uint64_t>> SkylinePlace(
     // An item that wastes nothing starts at t (left of t the floor is
     // higher) and ends before the wall.
     auto wastes_nothing = [&](uint32_t i) {
-      return hi[i] < wall && lowest % items[i].alignment == 0;
+      return hi[i] < wall && (lowest & (items[i].alignment - 1)) == 0;
     };
     // Without waste, the run [t, wall) is covered at this floor by a chain
     // of items, each starting where the last ended. tileable[x]: unplaced
@@ -209,22 +209,18 @@ std::optional<std::vector<uint64_t>> SkylinePlace(
     }
     if (best == n) {
       live.ForEachLive(t, placed, kMaxCandidates, [&](uint32_t i) {
-        const PlanItem& item = items[i];
+        const uint64_t alignment = items[i].alignment;  // A power of two.
         uint64_t top = 0;
+        Wide below = 0;
         for (size_t x = lo[i]; x <= hi[i]; ++x) {
           top = std::max(top, floors.at(x));
+          below += floors.at(x);
         }
+        work += hi[i] - lo[i] + 1;
         // Below sum(size + alignment - 1), as ValidatePlanItems bounded.
-        const uint64_t offset =
-            (top + item.alignment - 1) / item.alignment * item.alignment;
-        work += hi[i] - lo[i] + 1;
-        // At t alone the item wastes offset - lowest: when that already
-        // loses, the rest of its range need not be summed.
-        if (best != n && offset - lowest > best_waste) return;
-        Wide waste = 0;
-        for (size_t x = lo[i]; x <= hi[i]; ++x) waste += offset - floors.at(x);
-        work += hi[i] - lo[i] + 1;
-        consider(i, offset, waste);
+        const uint64_t offset = (top + alignment - 1) & ~(alignment - 1);
+        consider(i, offset,
+                 static_cast<Wide>(offset) * (hi[i] - lo[i] + 1) - below);
       });
     }
     if (work > max_work) return std::nullopt;
