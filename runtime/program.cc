@@ -12,9 +12,8 @@ namespace {
 
 namespace fb = executorch_flatbuffer;
 
-constexpr size_t kHeaderOffset = 8;  // After root offset + file identifier.
+constexpr size_t kHeaderOffset = kExtendedHeaderOffset;
 constexpr uint32_t kMinHeaderLength = 24;
-constexpr char kHeaderMagic[4] = {'e', 'h', '0', '0'};
 
 uint32_t ReadLe32(const uint8_t* p) {
   return uint32_t{p[0]} | uint32_t{p[1]} << 8 | uint32_t{p[2]} << 16 |
@@ -47,9 +46,9 @@ Error Invalid(std::string message) {
 
 Result<ExtendedHeader> ParseExtendedHeader(const uint8_t* data, size_t size) {
   ExtendedHeader header;
-  if (data == nullptr || size < kHeaderOffset + sizeof(kHeaderMagic) ||
-      std::memcmp(data + kHeaderOffset, kHeaderMagic, sizeof(kHeaderMagic)) !=
-          0) {
+  if (data == nullptr || size < kHeaderOffset + sizeof(kExtendedHeaderMagic) ||
+      std::memcmp(data + kHeaderOffset, kExtendedHeaderMagic,
+                  sizeof(kExtendedHeaderMagic)) != 0) {
     return header;
   }
   // Length counts from the magic; newer files append fields, so >= 24.

@@ -29,6 +29,9 @@ struct ProgramLimits {
 };
 
 // The optional extended header ("eh00") that follows the file identifier.
+inline constexpr size_t kExtendedHeaderOffset = 8;  // After root offset + id.
+inline constexpr char kExtendedHeaderMagic[4] = {'e', 'h', '0', '0'};
+
 struct ExtendedHeader {
   bool present = false;
   uint64_t program_size = 0;         // Bytes of the flatbuffer itself.

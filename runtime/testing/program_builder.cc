@@ -8,6 +8,7 @@
 #include "flatbuffers/flatbuffers.h"
 #include "runtime/bundled_program.h"
 #include "runtime/program.h"
+#include "runtime/program_writer.h"
 
 namespace memplan {
 namespace testing {
@@ -16,17 +17,10 @@ namespace {
 namespace fb = executorch_flatbuffer;
 
 constexpr size_t kSegmentAlignment = 16;
-// Inserted at byte 8; a multiple of every force_align in the schema, so the
-// flatbuffer's internal alignment survives the shift.
-constexpr uint32_t kHeaderLength = 32;
 
 uint64_t AlignUp(uint64_t value) {
   return (value + kSegmentAlignment - 1) / kSegmentAlignment *
          kSegmentAlignment;
-}
-
-void WriteLe(uint8_t* p, uint64_t value, int bytes) {
-  for (int i = 0; i < bytes; ++i) p[i] = static_cast<uint8_t>(value >> (8 * i));
 }
 
 std::unique_ptr<fb::ExtraTensorInfoT> DeviceInfo(Device device) {
@@ -234,31 +228,17 @@ uint32_t ProgramBuilder::AddSegment(std::vector<uint8_t> payload) {
 }
 
 std::vector<uint8_t> ProgramBuilder::Build() const {
-  flatbuffers::FlatBufferBuilder fbb;
-  fb::FinishProgramBuffer(fbb, fb::Program::Pack(fbb, &program_));
-  std::vector<uint8_t> bytes(fbb.GetBufferPointer(),
-                             fbb.GetBufferPointer() + fbb.GetSize());
-  if (segment_payloads_.empty()) return bytes;
-
-  // All flatbuffer offsets are relative except the root offset at byte 0,
-  // so inserting the header after the identifier only moves the root.
-  bytes.insert(bytes.begin() + 8, kHeaderLength, 0);
-  WriteLe(bytes.data(),
-          flatbuffers::ReadScalar<uint32_t>(bytes.data()) + kHeaderLength, 4);
-  uint64_t program_size = bytes.size();
-  uint64_t segment_base = AlignUp(program_size);
-  uint8_t* header = bytes.data() + 8;
-  std::memcpy(header, "eh00", 4);
-  WriteLe(header + 4, kHeaderLength, 4);
-  WriteLe(header + 8, program_size, 8);
-  WriteLe(header + 16, segment_base, 8);
-  WriteLe(header + 24, segment_bytes_, 8);
-  bytes.resize(segment_base + segment_bytes_, 0);
+  std::vector<uint8_t> segment_data(segment_bytes_, 0);
   for (size_t i = 0; i < segment_payloads_.size(); ++i) {
     std::copy(segment_payloads_[i].begin(), segment_payloads_[i].end(),
-              bytes.begin() + segment_base + segment_offsets_[i]);
+              segment_data.begin() + segment_offsets_[i]);
   }
-  return bytes;
+  // Pack() takes the tree by reference (it clears empty unions); the
+  // builder's own tree stays as the test set it.
+  fb::ProgramT program = program_;
+  Result<std::vector<uint8_t>> bytes = WriteProgramFile(
+      program, {segment_data.data(), segment_data.size(), kSegmentAlignment});
+  return bytes.ok() ? std::move(*bytes) : std::vector<uint8_t>();
 }
 
 }  // namespace testing
