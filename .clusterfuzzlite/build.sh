@@ -41,6 +41,7 @@ ar rcs "$work/libmemplan.a" "${objects[@]}"
 dict_for() {
   case "$1" in
     program_*) echo fuzz/program.dict ;;
+    plan_reader_fuzzer) echo fuzz/plan.dict ;;
     *) echo "" ;;
   esac
 }
