@@ -22,25 +22,35 @@ else
 fi
 
 # Every library source of the layers below fuzz/ (tests, benchmarks and
-# mains excluded), compiled once.
+# mains excluded), compiled once, $MEMPLAN_JOBS (default: every core) at a
+# time.
+jobs="${MEMPLAN_JOBS:-$(nproc)}"
 objects=()
+pids=()
 while IFS= read -r src; do
   # Test-only helpers (RapidCheck generators, gtest utilities) are not needed.
   if grep -qE '#include [<"](rapidcheck|gtest|gmock|benchmark)' "$src"; then
     continue
   fi
   obj="$work/obj/${src//\//_}.o"
-  $CXX "${flags[@]}" -c "$src" -o "$obj"
+  $CXX "${flags[@]}" -c "$src" -o "$obj" &
+  pids+=($!)
   objects+=("$obj")
+  if ((${#pids[@]} >= jobs)); then
+    wait "${pids[0]}"
+    pids=("${pids[@]:1}")
+  fi
 done < <(find runtime planner properties fuzz -name '*.cc' \
            ! -name '*_test.cc' ! -name '*_main.cc' ! -name '*_benchmark.cc' \
            ! -name '*_fuzzer.cc' ! -name 'replay_main.cc' \
            ! -name 'make_seed_corpus.cc' | sort)
+for pid in "${pids[@]}"; do wait "$pid"; done
 ar rcs "$work/libmemplan.a" "${objects[@]}"
 
 dict_for() {
   case "$1" in
     program_*) echo fuzz/program.dict ;;
+    plan_reader_fuzzer) echo fuzz/plan.dict ;;
     *) echo "" ;;
   esac
 }

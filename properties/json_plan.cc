@@ -134,7 +134,8 @@ Result<Allocation> ReadAllocation(const JsonValue& value,
 }
 
 std::string DeviceJson(Device device) {
-  if (IsKnownDeviceType(static_cast<int>(device.type))) {
+  // "cuda:-2" would not read back: a negative index takes the raw object.
+  if (IsKnownDeviceType(static_cast<int>(device.type)) && device.index >= 0) {
     return JsonQuote(device.ToString());
   }
   return "{\"type\":" + std::to_string(static_cast<int>(device.type)) +
