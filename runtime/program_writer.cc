@@ -56,7 +56,7 @@ Result<std::vector<uint8_t>> WriteProgramFile(fb::ProgramT& program,
   fb::FinishProgramBuffer(fbb, fb::Program::Pack(fbb, &program));
   std::vector<uint8_t> bytes(fbb.GetBufferPointer(),
                              fbb.GetBufferPointer() + fbb.GetSize());
-  if (segments.size == 0) return bytes;
+  if (segments.size == 0 && !segments.extended_header) return bytes;
 
   // All flatbuffer offsets are relative except the root offset at byte 0,
   // so inserting the header after the identifier only moves the root.
@@ -80,6 +80,7 @@ Result<std::vector<uint8_t>> WriteProgramFile(fb::ProgramT& program,
 SegmentData SegmentDataOf(const uint8_t* data, size_t size,
                           uint64_t segment_base_offset, bool has_header) {
   SegmentData segments;
+  segments.extended_header = has_header;
   if (!has_header || segment_base_offset >= size) return segments;
   segments.data = data + segment_base_offset;
   segments.size = size - segment_base_offset;

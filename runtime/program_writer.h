@@ -27,6 +27,9 @@ struct SegmentData {
   // A power of two >= 16 (ExecuTorch writes 128 by default): the segment
   // base is a multiple of it in the file.
   uint64_t alignment = 16;
+  // Write the extended header even when there is no segment data (a
+  // re-planned program keeps the header its original had).
+  bool extended_header = false;
 };
 
 // Unions whose type is set but whose table is absent (which the flatbuffers
@@ -37,7 +40,7 @@ Result<std::vector<uint8_t>> WriteProgramFile(
 
 // The segment data of a program file as Program::Read/Load parsed it: the
 // bytes from the segment base to the end of the file (none without an
-// extended header), with the largest power-of-two alignment (16 to 4096)
+// extended header; extended_header says whether it had one), with the largest power-of-two alignment (16 to 4096)
 // of the base, so that WriteProgramFile keeps every segment's alignment.
 SegmentData SegmentDataOf(const uint8_t* data, size_t size,
                           uint64_t segment_base_offset, bool has_header);

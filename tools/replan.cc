@@ -1,0 +1,383 @@
+#include "tools/replan.h"
+
+#include <algorithm>
+#include <map>
+#include <optional>
+#include <unordered_map>
+#include <utility>
+
+#include "planner/lower_bound.h"
+#include "planner/suite.h"
+#include "properties/check.h"
+#include "properties/program_plans.h"
+#include "runtime/bundled_program.h"
+#include "runtime/core/checked_math.h"
+#include "runtime/program.h"
+#include "runtime/program_writer.h"
+
+namespace memplan {
+namespace tools {
+namespace {
+
+namespace fb = executorch_flatbuffer;
+using properties::Allocation;
+using properties::MethodPlan;
+using properties::Plan;
+
+// A base and its aliases: one item to the planner. Each member lies at the
+// group's offset plus its delta (the given plan's distance from the base
+// when that is a valid place inside it, else 0).
+struct Group {
+  struct Member {
+    size_t allocation;
+    uint64_t delta;
+  };
+  std::vector<Member> members;
+  int64_t mem_id = 0;
+  planner::PlanItem item;
+  std::optional<std::string> shared_name;
+  uint64_t shared_delta = 0;  // The shared member's delta.
+};
+
+Error InvalidPlan(const std::string& method, const std::string& why) {
+  return Error(ErrorCode::kInvalidProgram,
+               "cannot re-plan method '" + method + "': " + why);
+}
+
+Result<std::vector<Group>> GroupsOf(const MethodPlan& method) {
+  const Plan& plan = method.plan;
+  std::unordered_map<std::string, size_t> index_of;
+  for (size_t i = 0; i < plan.allocations.size(); ++i) {
+    index_of.emplace(plan.allocations[i].id, i);
+  }
+  std::vector<Group> groups;
+  std::vector<size_t> group_of(plan.allocations.size(), SIZE_MAX);
+  for (size_t i = 0; i < plan.allocations.size(); ++i) {
+    if (plan.allocations[i].alias_of) continue;
+    group_of[i] = groups.size();
+    groups.emplace_back();
+    groups.back().mem_id = plan.allocations[i].mem_id;
+  }
+  for (size_t i = 0; i < plan.allocations.size(); ++i) {
+    const Allocation& a = plan.allocations[i];
+    size_t base = i;
+    if (a.alias_of) {
+      auto it = index_of.find(*a.alias_of);
+      // The oracle names every alias's base, which is no alias itself.
+      if (it == index_of.end() || plan.allocations[it->second].alias_of) {
+        return Error(ErrorCode::kInternal,
+                     "alias " + a.id + " has no base in the oracle's plan");
+      }
+      base = it->second;
+    }
+    if (a.size < 0) {
+      return InvalidPlan(method.name,
+                         a.id + " has " + std::to_string(a.size) + " bytes");
+    }
+    const Allocation& b = plan.allocations[base];
+    uint64_t delta = 0;
+    if (base != i && a.mem_id == b.mem_id && a.offset >= b.offset &&
+        b.size >= a.size &&
+        static_cast<uint64_t>(a.offset - b.offset) <=
+            static_cast<uint64_t>(b.size - a.size) &&
+        (a.offset - b.offset) % a.alignment == 0) {
+      delta = static_cast<uint64_t>(a.offset - b.offset);
+    }
+    Group& group = groups[group_of[base]];
+    group.members.push_back({i, delta});
+    planner::PlanItem& item = group.item;
+    const uint64_t extent = delta + static_cast<uint64_t>(a.size);
+    if (group.members.size() == 1) {
+      item = {extent, static_cast<uint64_t>(a.alignment), a.lifetime.first,
+              a.lifetime.last};
+    } else {
+      item.size = std::max(item.size, extent);
+      item.alignment =
+          std::max(item.alignment, static_cast<uint64_t>(a.alignment));
+      item.first = std::min(item.first, a.lifetime.first);
+      item.last = std::max(item.last, a.lifetime.last);
+    }
+    if (a.shared_name) {
+      if (group.shared_name && *group.shared_name != *a.shared_name) {
+        return InvalidPlan(method.name, "shared state '" + *a.shared_name +
+                                            "' and '" + *group.shared_name +
+                                            "' share storage");
+      }
+      group.shared_name = a.shared_name;
+      group.shared_delta = delta;
+    }
+  }
+  return groups;
+}
+
+// Shared state: one slot per name, at the bottom of its buffer, in the
+// same place in every method.
+struct Slot {
+  int64_t mem_id = 0;
+  uint64_t size = 0;
+  uint64_t alignment = 1;
+  uint64_t delta = 0;
+  uint64_t offset = 0;
+  std::string first_method;
+};
+
+Result<std::map<std::string, Slot>> SharedSlots(
+    const std::vector<MethodPlan>& methods,
+    const std::vector<std::vector<Group>>& groups,
+    std::map<int64_t, uint64_t>* prefix_end) {
+  std::map<std::string, Slot> slots;
+  for (size_t m = 0; m < methods.size(); ++m) {
+    for (const Group& group : groups[m]) {
+      if (!group.shared_name) continue;
+      auto [it, inserted] = slots.emplace(*group.shared_name, Slot{});
+      Slot& slot = it->second;
+      if (inserted) {
+        slot = {group.mem_id,
+                group.item.size,
+                group.item.alignment,
+                group.shared_delta,
+                0,
+                methods[m].name};
+        continue;
+      }
+      if (slot.mem_id != group.mem_id || slot.delta != group.shared_delta) {
+        return InvalidPlan(methods[m].name,
+                           "shared state '" + it->first + "' is in buffer " +
+                               std::to_string(group.mem_id) + " here but in " +
+                               std::to_string(slot.mem_id) + " in method '" +
+                               slot.first_method + "'");
+      }
+      slot.size = std::max(slot.size, group.item.size);
+      slot.alignment = std::max(slot.alignment, group.item.alignment);
+    }
+  }
+  for (auto& [name, slot] : slots) {
+    uint64_t& end = (*prefix_end)[slot.mem_id];
+    if (!CheckedAlignUp(end, slot.alignment, &slot.offset) ||
+        !CheckedAdd(slot.offset, slot.size, &end)) {
+      return Error(ErrorCode::kInvalidProgram,
+                   "shared state '" + name + "' overflows its buffer");
+    }
+  }
+  return slots;
+}
+
+uint64_t ToSize(int64_t size) {
+  return size < 0 ? 0 : static_cast<uint64_t>(size);
+}
+
+}  // namespace
+
+uint64_t ReplanResult::old_total() const {
+  uint64_t total = 0;
+  for (const ReplannedBuffer& b : buffers) total += b.old_size;
+  return total;
+}
+
+uint64_t ReplanResult::new_total() const {
+  uint64_t total = 0;
+  for (const ReplannedBuffer& b : buffers) total += b.new_size;
+  return total;
+}
+
+Result<ReplanResult> ReplanProgram(const uint8_t* data, size_t size,
+                                   const ReplanOptions& options) {
+  if (data == nullptr) {
+    return Error(ErrorCode::kInvalidArgument, "program data is null");
+  }
+  if (!IsPowerOfTwo(options.alignment)) {
+    return Error(ErrorCode::kInvalidArgument,
+                 "alignment " + std::to_string(options.alignment) +
+                     " is not a power of two");
+  }
+  ReplanResult result;
+  Result<ProgramBytes> bytes = UnwrapProgram(data, size);
+  if (!bytes.ok()) return bytes.error();
+  result.bundled_input = bytes->size != size;
+  Result<Program> program = Program::Read(bytes->data(), bytes->size);
+  if (!program.ok()) return program.error();
+
+  properties::ProgramPlanOptions plan_options;
+  plan_options.min_alignment = static_cast<properties::Offset>(
+      std::min<uint64_t>(options.alignment, INT64_MAX));
+  plan_options.alias_ops = options.alias_ops;
+  Result<std::vector<MethodPlan>> methods =
+      properties::ReadProgramPlans(bytes->data(), bytes->size, plan_options);
+  if (!methods.ok()) return methods.error();
+  std::vector<properties::Report> input_reports =
+      properties::CheckMethods(*methods);
+  for (const properties::Report& report : input_reports) {
+    result.input_violations += report.total_violations();
+  }
+
+  std::vector<std::vector<Group>> groups;
+  for (const MethodPlan& method : *methods) {
+    Result<std::vector<Group>> method_groups = GroupsOf(method);
+    if (!method_groups.ok()) return method_groups.error();
+    groups.push_back(std::move(*method_groups));
+  }
+  std::map<int64_t, uint64_t> prefix_end;
+  Result<std::map<std::string, Slot>> slots =
+      SharedSlots(*methods, groups, &prefix_end);
+  if (!slots.ok()) return slots.error();
+
+  fb::ProgramT tree;
+  program->flatbuffer()->UnPackTo(&tree);
+  if (tree.execution_plan.size() != methods->size()) {
+    return Error(ErrorCode::kInternal, "methods and execution plans differ");
+  }
+  for (size_t m = 0; m < methods->size(); ++m) {
+    const MethodPlan& method = (*methods)[m];
+    fb::ExecutionPlanT& plan = *tree.execution_plan[m];
+    Result<MethodMeta> meta = program->method_meta(m);
+    if (!meta.ok()) return meta.error();
+    const std::vector<PlannedTensor> tensors = meta->planned_tensors();
+    if (tensors.size() != method.plan.allocations.size()) {
+      return Error(ErrorCode::kInternal,
+                   "planned tensors and the oracle's allocations differ");
+    }
+    std::vector<uint64_t> offset_of(tensors.size(), 0);
+    std::vector<int64_t> mem_id_of(tensors.size(), 0);
+    for (size_t b = 0; b < method.plan.buffers.size(); ++b) {
+      const properties::Buffer& buffer = method.plan.buffers[b];
+      const uint64_t prefix = prefix_end[buffer.mem_id];
+      std::vector<planner::PlanItem> items;
+      std::vector<const Group*> planned;
+      uint64_t alignment = 1;
+      ReplannedBuffer out;
+      out.method = method.name;
+      out.mem_id = buffer.mem_id;
+      out.device = buffer.device;
+      out.old_size = ToSize(buffer.size);
+      for (const Group& group : groups[m]) {
+        if (group.mem_id != buffer.mem_id) continue;
+        out.tensors += group.members.size();
+        if (group.shared_name) continue;
+        items.push_back(group.item);
+        planned.push_back(&group);
+        alignment = std::max(alignment, group.item.alignment);
+      }
+      uint64_t shift = prefix;
+      if (!CheckedAlignUp(prefix, alignment, &shift)) {
+        return InvalidPlan(
+            method.name,
+            "buffer " + std::to_string(buffer.mem_id) + " overflows");
+      }
+      out.new_size = prefix;
+      out.lower_bound = prefix;
+      if (!items.empty()) {
+        Error valid = planner::ValidatePlanItems(items);
+        if (!valid.ok()) {
+          return InvalidPlan(method.name, "buffer " +
+                                              std::to_string(buffer.mem_id) +
+                                              ": " + valid.message());
+        }
+        Result<planner::SuiteResult> suite = planner::RunSuite(
+            options.algorithms, items, options.algorithm_options);
+        if (!suite.ok()) return suite.error();
+        if (!CheckedAdd(shift, suite->best.height, &out.new_size) ||
+            !CheckedAdd(shift, planner::LiveBytesLowerBound(items),
+                        &out.lower_bound)) {
+          return InvalidPlan(
+              method.name,
+              "buffer " + std::to_string(buffer.mem_id) + " overflows");
+        }
+        out.algorithm = suite->best_name;
+        out.proven_optimal = suite->best.proven_optimal && prefix == 0;
+        for (size_t k = 0; k < planned.size(); ++k) {
+          for (const Group::Member& member : planned[k]->members) {
+            offset_of[member.allocation] =
+                shift + suite->best.offsets[k] + member.delta;
+            mem_id_of[member.allocation] = buffer.mem_id;
+          }
+        }
+      }
+      result.buffers.push_back(std::move(out));
+    }
+    for (const Group& group : groups[m]) {
+      if (group.mem_id < 1 ||
+          static_cast<uint64_t>(group.mem_id) > method.plan.buffers.size()) {
+        const Allocation& a =
+            method.plan.allocations[group.members[0].allocation];
+        return InvalidPlan(method.name,
+                           a.id + " is in buffer " +
+                               std::to_string(group.mem_id) +
+                               ", which the method does not have (it has " +
+                               std::to_string(method.plan.buffers.size()) +
+                               " planned buffers)");
+      }
+      if (!group.shared_name) continue;
+      const Slot& slot = slots->at(*group.shared_name);
+      for (const Group::Member& member : group.members) {
+        offset_of[member.allocation] = slot.offset + member.delta;
+        mem_id_of[member.allocation] = group.mem_id;
+      }
+    }
+    for (size_t p = 0; p < tensors.size(); ++p) {
+      fb::TensorT* tensor = plan.values[tensors[p].value_index]->val.AsTensor();
+      fb::AllocationDetailsT& info = *tensor->allocation_info;
+      info.memory_id = static_cast<uint32_t>(mem_id_of[p]);
+      info.memory_offset_low = static_cast<uint32_t>(offset_of[p]);
+      info.memory_offset_high = static_cast<uint32_t>(offset_of[p] >> 32);
+    }
+    for (const ReplannedBuffer& buffer : result.buffers) {
+      if (buffer.method != method.name) continue;
+      plan.non_const_buffer_sizes[static_cast<size_t>(buffer.mem_id)] =
+          static_cast<int64_t>(std::min<uint64_t>(buffer.new_size, INT64_MAX));
+    }
+  }
+
+  for (const ReplannedBuffer& buffer : result.buffers) {
+    if (buffer.new_size <= buffer.old_size || options.allow_larger) continue;
+    result.refusal = "buffer " + std::to_string(buffer.mem_id) +
+                     " of method '" + buffer.method + "' would grow from " +
+                     std::to_string(buffer.old_size) + " to " +
+                     std::to_string(buffer.new_size) + " bytes";
+    if (result.input_violations > 0) {
+      result.refusal += " (the given plan breaks " +
+                        std::to_string(result.input_violations) +
+                        " invariants, so its sizes are no yardstick)";
+    }
+    return result;
+  }
+
+  const ExtendedHeader& header = program->extended_header();
+  Result<std::vector<uint8_t>> written = WriteProgramFile(
+      tree, SegmentDataOf(bytes->data(), bytes->size,
+                          header.segment_base_offset, header.present));
+  if (!written.ok()) return written.error();
+
+  // The new file must stand on its own: it loads, and the oracle passes it.
+  // A fault the given program has too is the program's; any other is ours.
+  Result<ProgramBytes> check = UnwrapProgram(written->data(), written->size());
+  if (!check.ok()) return check.error();
+  Result<Program> loaded = Program::Load(check->data(), check->size);
+  if (!loaded.ok()) {
+    const bool inherited = !Program::Load(bytes->data(), bytes->size).ok();
+    return Error(
+        inherited ? ErrorCode::kInvalidProgram : ErrorCode::kInternal,
+        "the re-planned program does not load: " + loaded.error().message());
+  }
+  Result<std::vector<MethodPlan>> replanned =
+      properties::ReadProgramPlans(check->data(), check->size, plan_options);
+  if (!replanned.ok()) return replanned.error();
+  std::vector<properties::Report> reports =
+      properties::CheckMethods(*replanned);
+  for (size_t m = 0; m < reports.size(); ++m) {
+    if (reports[m].ok() || reports[m].violations.empty()) continue;
+    const properties::Violation& first = reports[m].violations.front();
+    const bool inherited =
+        m < input_reports.size() && input_reports[m].count(first.code) > 0;
+    return Error(inherited ? ErrorCode::kInvalidProgram : ErrorCode::kInternal,
+                 "the re-planned method '" + (*replanned)[m].name +
+                     "' breaks " + first.message +
+                     (inherited ? " (as the given one does: re-planning "
+                                  "changes only offsets and buffer sizes)"
+                                : ""));
+  }
+  result.bytes = std::move(*written);
+  return result;
+}
+
+}  // namespace tools
+}  // namespace memplan
