@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 #include <optional>
+#include <set>
 #include <unordered_map>
 #include <utility>
 
@@ -35,8 +36,11 @@ struct Group {
   std::vector<Member> members;
   int64_t mem_id = 0;
   planner::PlanItem item;
-  std::optional<std::string> shared_name;
-  uint64_t shared_delta = 0;  // The shared member's delta.
+  // Members' fully qualified names with their deltas, sorted by name.
+  std::vector<std::pair<std::string, uint64_t>> names;
+  // The names that other methods name too, joined: the group's slot in
+  // the shared prefix ("" when it has none and is planned freely).
+  std::string shared_key;
 };
 
 Error InvalidPlan(const std::string& method, const std::string& why) {
@@ -97,66 +101,89 @@ Result<std::vector<Group>> GroupsOf(const MethodPlan& method) {
       item.first = std::min(item.first, a.lifetime.first);
       item.last = std::max(item.last, a.lifetime.last);
     }
-    if (a.shared_name) {
-      if (group.shared_name && *group.shared_name != *a.shared_name) {
-        return InvalidPlan(method.name, "shared state '" + *a.shared_name +
-                                            "' and '" + *group.shared_name +
-                                            "' share storage");
-      }
-      group.shared_name = a.shared_name;
-      group.shared_delta = delta;
-    }
+    if (a.shared_name) group.names.emplace_back(*a.shared_name, delta);
+  }
+  for (Group& group : groups) {
+    std::sort(group.names.begin(), group.names.end());
   }
   return groups;
 }
 
-// Shared state: one slot per name, at the bottom of its buffer, in the
-// same place in every method.
+// Shared state: a name that several methods give a tensor must be in the
+// same place in each (the oracle's shared_state). Every group holding such
+// names gets one slot, at the bottom of its buffer, in every method; a
+// name only one method uses binds nothing.
 struct Slot {
   int64_t mem_id = 0;
   uint64_t size = 0;
   uint64_t alignment = 1;
-  uint64_t delta = 0;
+  std::vector<std::pair<std::string, uint64_t>> names;  // The group's.
   uint64_t offset = 0;
   std::string first_method;
 };
 
 Result<std::map<std::string, Slot>> SharedSlots(
     const std::vector<MethodPlan>& methods,
-    const std::vector<std::vector<Group>>& groups,
+    std::vector<std::vector<Group>>* groups,
     std::map<int64_t, uint64_t>* prefix_end) {
+  std::map<std::string, size_t> methods_naming;
+  for (const std::vector<Group>& method_groups : *groups) {
+    std::set<std::string> names;
+    for (const Group& group : method_groups) {
+      for (const auto& name : group.names) names.insert(name.first);
+    }
+    for (const std::string& name : names) ++methods_naming[name];
+  }
   std::map<std::string, Slot> slots;
+  std::map<std::string, std::string> key_of_name;
   for (size_t m = 0; m < methods.size(); ++m) {
-    for (const Group& group : groups[m]) {
-      if (!group.shared_name) continue;
-      auto [it, inserted] = slots.emplace(*group.shared_name, Slot{});
+    for (Group& group : (*groups)[m]) {
+      std::vector<std::pair<std::string, uint64_t>> shared;
+      for (const auto& name : group.names) {
+        if (methods_naming[name.first] < 2) continue;
+        shared.push_back(name);
+        group.shared_key += (group.shared_key.empty() ? "" : ",") + name.first;
+      }
+      if (shared.empty()) continue;
+      for (const auto& name : shared) {
+        auto [it, inserted] = key_of_name.emplace(name.first, group.shared_key);
+        if (!inserted && it->second != group.shared_key) {
+          return InvalidPlan(methods[m].name, "shared state '" + name.first +
+                                                  "' shares storage with '" +
+                                                  group.shared_key +
+                                                  "' here but with '" +
+                                                  it->second + "' elsewhere");
+        }
+      }
+      auto [it, inserted] = slots.emplace(group.shared_key, Slot{});
       Slot& slot = it->second;
       if (inserted) {
-        slot = {group.mem_id,
-                group.item.size,
-                group.item.alignment,
-                group.shared_delta,
-                0,
-                methods[m].name};
+        slot = {
+            group.mem_id,   group.item.size, group.item.alignment, shared, 0,
+            methods[m].name};
         continue;
       }
-      if (slot.mem_id != group.mem_id || slot.delta != group.shared_delta) {
-        return InvalidPlan(methods[m].name,
-                           "shared state '" + it->first + "' is in buffer " +
-                               std::to_string(group.mem_id) + " here but in " +
-                               std::to_string(slot.mem_id) + " in method '" +
-                               slot.first_method + "'");
+      if (slot.mem_id != group.mem_id || slot.names != shared) {
+        return InvalidPlan(
+            methods[m].name,
+            "shared state '" + group.shared_key + "' is in buffer " +
+                std::to_string(group.mem_id) + " here but in buffer " +
+                std::to_string(slot.mem_id) + " in method '" +
+                slot.first_method + "'" +
+                (slot.mem_id == group.mem_id
+                     ? ", at other places relative to its storage"
+                     : ""));
       }
       slot.size = std::max(slot.size, group.item.size);
       slot.alignment = std::max(slot.alignment, group.item.alignment);
     }
   }
-  for (auto& [name, slot] : slots) {
+  for (auto& [key, slot] : slots) {
     uint64_t& end = (*prefix_end)[slot.mem_id];
     if (!CheckedAlignUp(end, slot.alignment, &slot.offset) ||
         !CheckedAdd(slot.offset, slot.size, &end)) {
       return Error(ErrorCode::kInvalidProgram,
-                   "shared state '" + name + "' overflows its buffer");
+                   "shared state '" + key + "' overflows its buffer");
     }
   }
   return slots;
@@ -218,7 +245,7 @@ Result<ReplanResult> ReplanProgram(const uint8_t* data, size_t size,
   }
   std::map<int64_t, uint64_t> prefix_end;
   Result<std::map<std::string, Slot>> slots =
-      SharedSlots(*methods, groups, &prefix_end);
+      SharedSlots(*methods, &groups, &prefix_end);
   if (!slots.ok()) return slots.error();
 
   fb::ProgramT tree;
@@ -252,7 +279,7 @@ Result<ReplanResult> ReplanProgram(const uint8_t* data, size_t size,
       for (const Group& group : groups[m]) {
         if (group.mem_id != buffer.mem_id) continue;
         out.tensors += group.members.size();
-        if (group.shared_name) continue;
+        if (!group.shared_key.empty()) continue;
         items.push_back(group.item);
         planned.push_back(&group);
         alignment = std::max(alignment, group.item.alignment);
@@ -306,8 +333,8 @@ Result<ReplanResult> ReplanProgram(const uint8_t* data, size_t size,
                                std::to_string(method.plan.buffers.size()) +
                                " planned buffers)");
       }
-      if (!group.shared_name) continue;
-      const Slot& slot = slots->at(*group.shared_name);
+      if (group.shared_key.empty()) continue;
+      const Slot& slot = slots->at(group.shared_key);
       for (const Group::Member& member : group.members) {
         offset_of[member.allocation] = slot.offset + member.delta;
         mem_id_of[member.allocation] = group.mem_id;

@@ -1,0 +1,112 @@
+#!/usr/bin/env bash
+# End-to-end: `memplan plan` on graphs and on programs (re-planning), with
+# exit codes, the refusal of a larger plan, and bad arguments.
+set -uo pipefail
+memplan="$1"
+graphs="$2"
+pte_dir="${TEST_SRCDIR:-/nonexistent}/shared_data/data/pte"
+tmp="${TEST_TMPDIR:-$(mktemp -d)}"
+failures=0
+
+fail() {
+  echo "FAIL: $*" >&2
+  failures=$((failures + 1))
+}
+
+# expect_rc WANT CMD...: runs CMD, keeps stdout and stderr in $tmp/out, err.
+expect_rc() {
+  local want="$1"
+  shift
+  "$@" >"${tmp}/out" 2>"${tmp}/err"
+  local rc=$?
+  if [[ ${rc} -ne ${want} ]]; then
+    fail "'$*' exited ${rc}, want ${want}"
+    cat "${tmp}/out" "${tmp}/err" >&2
+  fi
+}
+
+expect_in() {
+  grep -qF -- "$1" "$2" || { fail "'$1' not in $2"; cat "$2" >&2; }
+}
+
+# A graph planned wastefully (naive: one place per tensor), on two devices.
+expect_rc 0 "${memplan}" plan "${graphs}/multi_device.graph" --algo naive \
+  -o "${tmp}/naive.pte"
+[[ -s "${tmp}/naive.pte" ]] || fail "naive.pte not written"
+
+# Re-planned: smaller, per device, written, valid.
+expect_rc 0 "${memplan}" plan "${tmp}/naive.pte" -o "${tmp}/replanned.pte"
+expect_in "cuda:1" "${tmp}/out"
+expect_in "multi_fit" "${tmp}/out"
+expect_in "saved" "${tmp}/out"
+expect_in "wrote ${tmp}/replanned.pte" "${tmp}/out"
+expect_rc 0 "${memplan}" verify "${tmp}/replanned.pte"
+expect_in "valid: no violations" "${tmp}/out"
+
+# Without -o nothing is written; a program is known by its magic too.
+cp "${tmp}/naive.pte" "${tmp}/program.bin"
+expect_rc 0 "${memplan}" plan "${tmp}/program.bin" --algo best_fit
+expect_in "nothing written" "${tmp}/out"
+expect_in "best_fit" "${tmp}/out"
+
+# A larger plan is refused (exit 1, no file) unless asked.
+rm -f "${tmp}/larger.pte"
+expect_rc 1 "${memplan}" plan "${tmp}/replanned.pte" --algo naive \
+  -o "${tmp}/larger.pte"
+expect_in "would grow" "${tmp}/err"
+expect_in "--allow-larger" "${tmp}/err"
+[[ -e "${tmp}/larger.pte" ]] && fail "a refused plan was written"
+expect_rc 0 "${memplan}" plan "${tmp}/replanned.pte" --algo naive \
+  --allow-larger -o "${tmp}/larger.pte"
+[[ -s "${tmp}/larger.pte" ]] || fail "--allow-larger wrote nothing"
+expect_rc 0 "${memplan}" verify "${tmp}/larger.pte"
+
+# Alignment: control_flow has tensors whose offsets at 16 are no multiples
+# of 4096; at --align 4096 every offset is.
+off4096() {
+  awk '$1 ~ /^[0-9]+$/ && NF >= 6 && $(NF-2) ~ /^[0-9]+$/ {
+         n++; if ($(NF-2) % 4096 != 0) bad++ }
+       END { if (n == 0) print "none"; else print bad + 0 }' "$1"
+}
+expect_rc 0 "${memplan}" plan "${graphs}/control_flow.graph" --algo naive \
+  -o "${tmp}/cf.pte"
+expect_rc 0 "${memplan}" plan "${tmp}/cf.pte" -o "${tmp}/cf16.pte"
+expect_rc 0 "${memplan}" inspect "${tmp}/cf16.pte"
+[[ "$(off4096 "${tmp}/out")" =~ ^[1-9] ]] || fail "no offset off 4096 at 16"
+expect_rc 0 "${memplan}" plan "${tmp}/cf.pte" --align 4096 --allow-larger \
+  -o "${tmp}/cf4096.pte"
+expect_rc 0 "${memplan}" inspect "${tmp}/cf4096.pte"
+[[ "$(off4096 "${tmp}/out")" == 0 ]] || fail "--align 4096 not honoured"
+expect_rc 0 "${memplan}" verify "${tmp}/cf4096.pte"
+
+# Bad arguments and bad inputs: exit 2 with a message.
+expect_rc 2 "${memplan}" plan "${tmp}/naive.pte" --padding 4
+expect_in "--padding applies to graphs" "${tmp}/err"
+expect_rc 2 "${memplan}" plan "${tmp}/naive.pte" --align 3
+expect_in "power of two" "${tmp}/err"
+expect_rc 2 "${memplan}" plan "${tmp}/naive.pte" --algo
+expect_rc 2 "${memplan}" plan "${tmp}/naive.pte" --algo no_such_algo
+expect_rc 2 "${memplan}" plan "${graphs}/small_cnn.graph" --allow-larger
+expect_in "--allow-larger applies to programs" "${tmp}/err"
+expect_rc 2 "${memplan}" plan "${tmp}/missing.pte"
+printf 'not a program at all' >"${tmp}/junk.pte"
+expect_rc 2 "${memplan}" plan "${tmp}/junk.pte"
+expect_rc 2 "${memplan}" plan
+expect_rc 0 "${memplan}" plan --help
+expect_in "PROGRAM.pte|PROGRAM.bpte" "${tmp}/out"
+
+# The real programs in ../shared/data, where present.
+if [[ -d "${pte_dir}" ]]; then
+  for f in "${pte_dir}"/*.pte "${pte_dir}"/*.bpte; do
+    [[ -e "$f" ]] || continue
+    out="${tmp}/real_$(basename "$f").pte"
+    expect_rc 0 "${memplan}" plan "$f" -o "${out}"
+    expect_rc 0 "${memplan}" verify "${out}"
+  done
+fi
+
+if [[ ${failures} -gt 0 ]]; then
+  echo "${failures} failure(s)" >&2
+  exit 1
+fi
+echo "PASS"
