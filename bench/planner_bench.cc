@@ -54,6 +54,11 @@ BENCHMARK_CAPTURE(PlanWorkload, best_fit, std::string("best_fit"))
     ->Arg(10000)
     ->Arg(100000)
     ->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(PlanWorkload, multi_fit, std::string("multi_fit"))
+    ->Arg(1000)
+    ->Arg(10000)
+    ->Arg(100000)
+    ->Unit(benchmark::kMillisecond);
 // Exact search only on small partitions, under the budget above.
 BENCHMARK_CAPTURE(PlanWorkload, exact, std::string("exact"))
     ->Arg(20)

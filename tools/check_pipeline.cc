@@ -22,6 +22,7 @@
 #include "properties/planner_plan.h"
 #include "properties/program_plan.h"
 #include "properties/program_plans.h"
+#include "properties/storage_groups.h"
 #include "runtime/bundled_program.h"
 #include "runtime/core/checked_math.h"
 #include "runtime/cpu_allocator.h"
@@ -206,18 +207,16 @@ void CheckEmittedProgram(InputReport& report, const std::string& label,
 
 constexpr uint64_t kExecuTorchPlanAlignment = 16;
 
-bool IsPowerOfTwo(int64_t value) {
-  return value > 0 && (value & (value - 1)) == 0;
-}
-
-// Re-places the non-alias allocations of each buffer with every algorithm,
-// keeping buffers, devices and lifetimes; records each total.
+// Re-places each buffer's storage groups (a base with its aliases) with
+// every algorithm, keeping buffers, devices and lifetimes; records each
+// total.
 // min_alignment: the alignment the given planner worked under, so a re-plan
 // does not "save" bytes that planner spent on alignment on purpose.
 void Replan(InputReport& report, const Plan& given, uint64_t min_alignment,
             const PipelineOptions& options) {
   planner::AlgorithmOptions algorithm_options;
   algorithm_options.max_seconds = options.exact_seconds;
+  const properties::StorageGroups groups = properties::GroupStorage(given);
   for (const std::string& name : AlgorithmsOf(options)) {
     AlgorithmOutcome outcome;
     outcome.name = name;
@@ -235,25 +234,17 @@ void Replan(InputReport& report, const Plan& given, uint64_t min_alignment,
     uint64_t total = 0;
     bool optimal = true;
     for (const properties::Buffer& buffer : given.buffers) {
+      // Each base with its aliases as one item, so that an alias keeps its
+      // base's bytes for as long as either lives; broken allocations are
+      // the oracle's to report, not something to place.
       std::vector<planner::PlanItem> items;
-      std::vector<size_t> members;
-      for (size_t i = 0; i < given.allocations.size(); ++i) {
-        const properties::Allocation& a = given.allocations[i];
-        // Aliases own no bytes; broken allocations are the oracle's to
-        // report, not something to place.
-        if (a.mem_id != buffer.mem_id || a.alias_of || a.size < 0 ||
-            a.lifetime.first > a.lifetime.last) {
-          continue;
-        }
-        planner::PlanItem item;
-        item.size = static_cast<uint64_t>(a.size);
-        item.alignment = std::max(
-            min_alignment,
-            IsPowerOfTwo(a.alignment) ? static_cast<uint64_t>(a.alignment) : 1);
-        item.first = a.lifetime.first;
-        item.last = a.lifetime.last;
+      std::vector<const properties::StorageGroup*> placed_groups;
+      for (const properties::StorageGroup& group : groups.groups) {
+        if (group.mem_id != buffer.mem_id) continue;
+        planner::PlanItem item = group.item;
+        item.alignment = std::max(min_alignment, item.alignment);
         items.push_back(item);
-        members.push_back(i);
+        placed_groups.push_back(&group);
       }
       Error valid = planner::ValidatePlanItems(items);
       Result<planner::Placement> placement =
@@ -276,10 +267,14 @@ void Replan(InputReport& report, const Plan& given, uint64_t min_alignment,
       properties::Buffer placed = buffer;
       placed.size = static_cast<int64_t>(placement->height);
       replanned.buffers.push_back(placed);
-      for (size_t k = 0; k < members.size(); ++k) {
-        properties::Allocation a = given.allocations[members[k]];
-        a.offset = static_cast<int64_t>(placement->offsets[k]);
-        replanned.allocations.push_back(std::move(a));
+      for (size_t k = 0; k < placed_groups.size(); ++k) {
+        for (const properties::StorageGroup::Member& member :
+             placed_groups[k]->members) {
+          properties::Allocation a = given.allocations[member.allocation];
+          a.mem_id = buffer.mem_id;
+          a.offset = static_cast<int64_t>(placement->offsets[k] + member.delta);
+          replanned.allocations.push_back(std::move(a));
+        }
       }
     }
     if (!outcome.error.empty()) {
@@ -323,6 +318,9 @@ InputReport CheckCsvProblem(const std::string& name,
                  ? -1
                  : static_cast<int64_t>(row.size);
     a.lifetime = {row.lower, row.upper - 1};
+    a.alignment = row.alignment > static_cast<uint64_t>(INT64_MAX)
+                      ? 1
+                      : static_cast<int64_t>(row.alignment);
     a.device = Device::Cpu();
     unplaced.allocations.push_back(std::move(a));
   }

@@ -173,6 +173,41 @@ TEST(CheckPipelineTest, MinimallocProblemIsPlacedByEveryAlgorithm) {
   }
 }
 
+TEST(CheckPipelineTest, AMiniMallocProblemsAlignmentIsHonoured) {
+  InputReport report = RunOne("aligned.csv",
+                              "id,lower,upper,size,alignment\n"
+                              "a,0,3,3,1\nc,1,3,2,8\n");
+  EXPECT_TRUE(report.ok()) << testing::PrintToString(report.findings);
+  for (const AlgorithmOutcome& outcome : report.algorithms) {
+    ASSERT_TRUE(outcome.total_bytes) << outcome.name;
+    // c at 0 and a above it: 5 bytes; a at 0 pushes c to 8.
+    EXPECT_GE(*outcome.total_bytes, 5u) << outcome.name;
+    if (outcome.name == "exact") EXPECT_EQ(*outcome.total_bytes, 5u);
+  }
+}
+
+// The view lives until 4, its base only until 1: `late` (from 3) must not
+// take their bytes in any re-plan, and the view is judged with the rest.
+TEST(CheckPipelineTest, AnAliasOutlivingItsBaseKeepsItsBytesInEveryReplan) {
+  InputReport report = RunOne("alias.json", R"({
+  "buffers": [{"mem_id": 1, "size": 128}],
+  "allocations": [
+    {"id": "base", "mem_id": 1, "offset": 0, "size": 64, "first": 0,
+     "last": 1, "device": "cpu"},
+    {"id": "view", "kind": "view", "alias_of": "base", "mem_id": 1,
+     "offset": 0, "size": 64, "first": 0, "last": 4, "device": "cpu"},
+    {"id": "late", "mem_id": 1, "offset": 64, "size": 64, "first": 3,
+     "last": 4, "device": "cpu"}]})");
+  EXPECT_TRUE(report.ok()) << testing::PrintToString(report.findings);
+  for (const AlgorithmOutcome& outcome : report.algorithms) {
+    ASSERT_TRUE(outcome.total_bytes) << outcome.name;
+    EXPECT_EQ(*outcome.total_bytes, 128u) << outcome.name;
+  }
+  for (const CheckedPlan& checked : report.plans) {
+    EXPECT_EQ(checked.plan.allocations.size(), 3u) << checked.label;
+  }
+}
+
 TEST(CheckPipelineTest, UnreadableInputsGiveExitCodeTwo) {
   std::vector<InputReport> missing =
       RunInput({"nope.graph", "/nonexistent/nope.graph", {}}, FastOptions());

@@ -11,6 +11,7 @@
 #include "planner/suite.h"
 #include "properties/check.h"
 #include "properties/program_plans.h"
+#include "properties/storage_groups.h"
 #include "runtime/bundled_program.h"
 #include "runtime/core/checked_math.h"
 #include "runtime/program.h"
@@ -25,21 +26,11 @@ using properties::Allocation;
 using properties::MethodPlan;
 using properties::Plan;
 
-// A base and its aliases: one item to the planner. Each member lies at the
-// group's offset plus its delta (the given plan's distance from the base
-// when that is a valid place inside it, else 0).
-struct Group {
-  struct Member {
-    size_t allocation;
-    uint64_t delta;
-  };
-  std::vector<Member> members;
-  int64_t mem_id = 0;
-  planner::PlanItem item;
-  // Members' fully qualified names with their deltas, sorted by name.
-  std::vector<std::pair<std::string, uint64_t>> names;
-  // The names that other methods name too, joined: the group's slot in
-  // the shared prefix ("" when it has none and is planned freely).
+// A base and its aliases (properties/storage_groups.h), one item to the
+// planner, with the slot it takes in the shared prefix.
+struct Group : properties::StorageGroup {
+  // The names that other methods name too, joined ("" when it has none
+  // and is planned freely).
   std::string shared_key;
 };
 
@@ -49,62 +40,19 @@ Error InvalidPlan(const std::string& method, const std::string& why) {
 }
 
 Result<std::vector<Group>> GroupsOf(const MethodPlan& method) {
-  const Plan& plan = method.plan;
-  std::unordered_map<std::string, size_t> index_of;
-  for (size_t i = 0; i < plan.allocations.size(); ++i) {
-    index_of.emplace(plan.allocations[i].id, i);
+  properties::StorageGroups storage = properties::GroupStorage(method.plan);
+  if (!storage.unplaceable.empty()) {
+    const Allocation& a = method.plan.allocations[storage.unplaceable[0]];
+    return InvalidPlan(method.name,
+                       a.size < 0
+                           ? a.id + " has " + std::to_string(a.size) + " bytes"
+                           : a.id + " cannot be placed (" +
+                                 properties::DescribeAllocation(a) + ")");
   }
   std::vector<Group> groups;
-  std::vector<size_t> group_of(plan.allocations.size(), SIZE_MAX);
-  for (size_t i = 0; i < plan.allocations.size(); ++i) {
-    if (plan.allocations[i].alias_of) continue;
-    group_of[i] = groups.size();
-    groups.emplace_back();
-    groups.back().mem_id = plan.allocations[i].mem_id;
-  }
-  for (size_t i = 0; i < plan.allocations.size(); ++i) {
-    const Allocation& a = plan.allocations[i];
-    size_t base = i;
-    if (a.alias_of) {
-      auto it = index_of.find(*a.alias_of);
-      // The oracle names every alias's base, which is no alias itself.
-      if (it == index_of.end() || plan.allocations[it->second].alias_of) {
-        return Error(ErrorCode::kInternal,
-                     "alias " + a.id + " has no base in the oracle's plan");
-      }
-      base = it->second;
-    }
-    if (a.size < 0) {
-      return InvalidPlan(method.name,
-                         a.id + " has " + std::to_string(a.size) + " bytes");
-    }
-    const Allocation& b = plan.allocations[base];
-    uint64_t delta = 0;
-    if (base != i && a.mem_id == b.mem_id && a.offset >= b.offset &&
-        b.size >= a.size &&
-        static_cast<uint64_t>(a.offset - b.offset) <=
-            static_cast<uint64_t>(b.size - a.size) &&
-        (a.offset - b.offset) % a.alignment == 0) {
-      delta = static_cast<uint64_t>(a.offset - b.offset);
-    }
-    Group& group = groups[group_of[base]];
-    group.members.push_back({i, delta});
-    planner::PlanItem& item = group.item;
-    const uint64_t extent = delta + static_cast<uint64_t>(a.size);
-    if (group.members.size() == 1) {
-      item = {extent, static_cast<uint64_t>(a.alignment), a.lifetime.first,
-              a.lifetime.last};
-    } else {
-      item.size = std::max(item.size, extent);
-      item.alignment =
-          std::max(item.alignment, static_cast<uint64_t>(a.alignment));
-      item.first = std::min(item.first, a.lifetime.first);
-      item.last = std::max(item.last, a.lifetime.last);
-    }
-    if (a.shared_name) group.names.emplace_back(*a.shared_name, delta);
-  }
-  for (Group& group : groups) {
-    std::sort(group.names.begin(), group.names.end());
+  groups.reserve(storage.groups.size());
+  for (properties::StorageGroup& group : storage.groups) {
+    groups.push_back({std::move(group), ""});
   }
   return groups;
 }
@@ -312,7 +260,8 @@ Result<ReplanResult> ReplanProgram(const uint8_t* data, size_t size,
         out.algorithm = suite->best_name;
         out.proven_optimal = suite->best.proven_optimal && prefix == 0;
         for (size_t k = 0; k < planned.size(); ++k) {
-          for (const Group::Member& member : planned[k]->members) {
+          for (const properties::StorageGroup::Member& member :
+               planned[k]->members) {
             offset_of[member.allocation] =
                 shift + suite->best.offsets[k] + member.delta;
             mem_id_of[member.allocation] = buffer.mem_id;
@@ -335,7 +284,7 @@ Result<ReplanResult> ReplanProgram(const uint8_t* data, size_t size,
       }
       if (group.shared_key.empty()) continue;
       const Slot& slot = slots->at(group.shared_key);
-      for (const Group::Member& member : group.members) {
+      for (const properties::StorageGroup::Member& member : group.members) {
         offset_of[member.allocation] = slot.offset + member.delta;
         mem_id_of[member.allocation] = group.mem_id;
       }
