@@ -52,7 +52,9 @@ DeviceAllocatorRegistry& DeviceAllocatorRegistry::Global() {
   // their allocator.
   static DeviceAllocatorRegistry* registry = [] {
     auto* r = new DeviceAllocatorRegistry();
-    r->Register(std::make_shared<CpuAllocator>());
+    // Installed directly: Register could only fail on a second CPU one.
+    r->allocators_[static_cast<int>(DeviceType::kCpu)] =
+        std::make_shared<CpuAllocator>();
     return r;
   }();
   return *registry;

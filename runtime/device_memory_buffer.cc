@@ -26,7 +26,9 @@ Result<DeviceMemoryBuffer> DeviceMemoryBuffer::Create(
   return DeviceMemoryBuffer(*data, size, device, std::move(*allocator));
 }
 
-DeviceMemoryBuffer::~DeviceMemoryBuffer() { Release(); }
+// A destructor cannot report the allocator's error; owners who care call
+// Release() first.
+DeviceMemoryBuffer::~DeviceMemoryBuffer() { static_cast<void>(Release()); }
 
 DeviceMemoryBuffer::DeviceMemoryBuffer(DeviceMemoryBuffer&& other) noexcept
     : data_(std::exchange(other.data_, nullptr)),
@@ -37,7 +39,7 @@ DeviceMemoryBuffer::DeviceMemoryBuffer(DeviceMemoryBuffer&& other) noexcept
 DeviceMemoryBuffer& DeviceMemoryBuffer::operator=(
     DeviceMemoryBuffer&& other) noexcept {
   if (this != &other) {
-    Release();
+    static_cast<void>(Release());  // As the destructor.
     data_ = std::exchange(other.data_, nullptr);
     size_ = std::exchange(other.size_, 0);
     device_ = other.device_;

@@ -39,6 +39,15 @@ TEST(ResultTest, CarriesValueOrError) {
   EXPECT_EQ(bad.error().ToString(), "invalid_program: values[2] out of range");
 }
 
+TEST(ResultDeathTest, ReadingTheValueOfAnErrorStopsWithTheError) {
+  Result<int> bad = Error(ErrorCode::kNotFound, "no method named 'fwd'");
+  EXPECT_DEATH(static_cast<void>(*bad),
+               "value of a failed Result read: not_found: no method named");
+  EXPECT_DEATH(static_cast<void>(bad.value()), "failed Result");
+  Result<std::string> text = Error(ErrorCode::kIo, "cannot read x");
+  EXPECT_DEATH(static_cast<void>(text->size()), "io: cannot read x");
+}
+
 TEST(CheckedMathTest, DetectsOverflow) {
   uint64_t out = 0;
   EXPECT_FALSE(

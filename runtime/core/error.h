@@ -23,7 +23,9 @@ enum class ErrorCode {
 
 const char* ErrorCodeName(ErrorCode code);
 
-class Error {
+// [[nodiscard]]: a function returning an Error cannot have it dropped
+// silently (the build makes that an error: -Werror=unused-result).
+class [[nodiscard]] Error {
  public:
   Error() = default;
   Error(ErrorCode code, std::string message)

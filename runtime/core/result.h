@@ -2,6 +2,8 @@
 #pragma once
 
 #include <cassert>
+#include <cstdio>
+#include <cstdlib>
 #include <optional>
 #include <utility>
 
@@ -9,8 +11,19 @@
 
 namespace memplan {
 
+namespace internal {
+// Reading the value of a failed Result is a bug in the caller: stop with
+// its error rather than read an empty optional.
+[[noreturn]] inline void DieOnMissingValue(const Error& error) {
+  std::fprintf(stderr, "memplan: value of a failed Result read: %s\n",
+               error.ToString().c_str());
+  std::abort();
+}
+}  // namespace internal
+
+// [[nodiscard]] as Error: a dropped Result is a dropped error.
 template <typename T>
-class Result {
+class [[nodiscard]] Result {
  public:
   Result(T value) : value_(std::move(value)) {}  // NOLINT: implicit on purpose
   Result(Error error) : error_(std::move(error)) {  // NOLINT
@@ -21,15 +34,25 @@ class Result {
   bool ok() const { return value_.has_value(); }
   const Error& error() const { return error_; }
 
-  T& value() & { return *value_; }
-  const T& value() const& { return *value_; }
-  T&& value() && { return std::move(*value_); }
-  T* operator->() { return &*value_; }
-  const T* operator->() const { return &*value_; }
-  T& operator*() & { return *value_; }
-  const T& operator*() const& { return *value_; }
+  // Checked: reading the value of an error stops the program.
+  T& value() & { return Checked(); }
+  const T& value() const& { return Checked(); }
+  T&& value() && { return std::move(Checked()); }
+  T* operator->() { return &Checked(); }
+  const T* operator->() const { return &Checked(); }
+  T& operator*() & { return Checked(); }
+  const T& operator*() const& { return Checked(); }
 
  private:
+  T& Checked() {
+    if (!value_) internal::DieOnMissingValue(error_);
+    return *value_;
+  }
+  const T& Checked() const {
+    if (!value_) internal::DieOnMissingValue(error_);
+    return *value_;
+  }
+
   std::optional<T> value_;
   Error error_;
 };
