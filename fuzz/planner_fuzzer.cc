@@ -189,7 +189,7 @@ bool UniformAlignment(const FuzzGraph& fuzz) {
   for (size_t i = 0; i < graph.tensors().size(); ++i) {
     const TensorSpec& spec = graph.tensors()[i];
     // An alias's element size raises its root's alignment too.
-    if (memplan::planner::ScalarTypeBytes(spec.dtype) > fuzz.global_alignment) {
+    if (memplan::ScalarTypeSize(spec.dtype) > fuzz.global_alignment) {
       return false;
     }
     if (!spec.is_alias() && spec.alignment > fuzz.global_alignment) {

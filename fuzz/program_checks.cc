@@ -19,39 +19,6 @@ std::string Where(size_t method, const std::string& what) {
 
 }  // namespace
 
-uint64_t ElementSize(fb::ScalarType type) {
-  switch (type) {
-    case fb::ScalarType::BYTE:
-    case fb::ScalarType::CHAR:
-    case fb::ScalarType::BOOL:
-    case fb::ScalarType::QINT8:
-    case fb::ScalarType::QUINT8:
-    case fb::ScalarType::QUINT4X2:
-    case fb::ScalarType::QUINT2X4:
-    case fb::ScalarType::FLOAT8E5M2:
-    case fb::ScalarType::FLOAT8E4M3FN:
-    case fb::ScalarType::FLOAT8E5M2FNUZ:
-    case fb::ScalarType::FLOAT8E4M3FNUZ:
-      return 1;
-    case fb::ScalarType::SHORT:
-    case fb::ScalarType::HALF:
-    case fb::ScalarType::BFLOAT16:
-    case fb::ScalarType::BITS16:
-    case fb::ScalarType::UINT16:
-      return 2;
-    case fb::ScalarType::INT:
-    case fb::ScalarType::FLOAT:
-    case fb::ScalarType::QINT32:
-    case fb::ScalarType::UINT32:
-      return 4;
-    case fb::ScalarType::LONG:
-    case fb::ScalarType::DOUBLE:
-    case fb::ScalarType::UINT64:
-      return 8;
-  }
-  return 0;
-}
-
 std::string CheckAcceptedMethod(const Program& program, size_t index) {
   const fb::Program* root = program.flatbuffer();
   if (root == nullptr || root->execution_plan() == nullptr ||
@@ -156,7 +123,7 @@ std::string CheckAcceptedMethod(const Program& program, size_t index) {
                               " accepted, must be in [1, " +
                               std::to_string(expected_buffers) + "]");
     }
-    uint64_t nbytes = ElementSize(tensor->scalar_type());
+    uint64_t nbytes = ScalarTypeSize(tensor->scalar_type());
     if (nbytes == 0) {
       return Where(index, at + " accepted with unknown scalar type");
     }

@@ -11,10 +11,6 @@
 namespace memplan {
 namespace fuzz {
 
-// Element bytes of a scalar type from the schema's own table (kept apart from
-// the runtime's ScalarTypeSize on purpose); 0 for an unknown type.
-uint64_t ElementSize(executorch_flatbuffer::ScalarType type);
-
 // Checks method `index` of an accepted program: buffer count and sizes,
 // the device map, and for every planned tensor its memory id, device and
 // offset + nbytes within its buffer. Returns "" or the first violation.

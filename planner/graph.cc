@@ -37,7 +37,7 @@ std::optional<Device> TensorSpec::own_device() const {
 
 Result<uint64_t> ComputeNumBytes(const std::string& name, ScalarType dtype,
                                  const std::vector<int64_t>& shape) {
-  uint64_t bytes = ScalarTypeBytes(dtype);
+  uint64_t bytes = ScalarTypeSize(dtype);
   if (bytes == 0) {
     return Error(ErrorCode::kInvalidArgument, "tensor '" + name + "': dtype " +
                                                   ScalarTypeName(dtype) +
@@ -76,7 +76,7 @@ Result<ValueId> Graph::AddTensor(TensorSpec spec) {
         "tensor '" + name + "': kind " + SpecKindName(spec.kind()) +
             (spec.is_alias() ? " cannot have a base" : " needs a base"));
   }
-  if (spec.alignment != 0 && (spec.alignment & (spec.alignment - 1)) != 0) {
+  if (spec.alignment != 0 && !IsPowerOfTwo(spec.alignment)) {
     return Error(ErrorCode::kInvalidArgument,
                  "tensor '" + name + "': alignment " +
                      std::to_string(spec.alignment) + " is not a power of two");

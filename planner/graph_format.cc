@@ -6,6 +6,8 @@
 #include <unordered_map>
 #include <vector>
 
+#include "runtime/core/checked_math.h"
+
 namespace memplan {
 namespace planner {
 namespace {
@@ -144,8 +146,7 @@ Result<TensorLine> ParseTensorLine(int line,
       }
       t.dynamism = *dynamism;
     } else if (key == "align") {
-      if (!ParseInt(value, &t.alignment) || t.alignment == 0 ||
-          (t.alignment & (t.alignment - 1)) != 0) {
+      if (!ParseInt(value, &t.alignment) || !IsPowerOfTwo(t.alignment)) {
         return LineError(line, key,
                          "'" + value + "' is not a power of two >= 1");
       }

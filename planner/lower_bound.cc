@@ -14,7 +14,7 @@ Error ValidatePlanItems(const std::vector<PlanItem>& items) {
   for (size_t i = 0; i < items.size(); ++i) {
     const PlanItem& item = items[i];
     const std::string where = "items[" + std::to_string(i) + "]";
-    if (item.alignment == 0 || (item.alignment & (item.alignment - 1)) != 0) {
+    if (!IsPowerOfTwo(item.alignment)) {
       return Error(ErrorCode::kInvalidArgument,
                    where + ".alignment = " + std::to_string(item.alignment) +
                        ", must be a power of two >= 1");

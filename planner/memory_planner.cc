@@ -27,8 +27,6 @@ struct Candidate {
   AlgorithmStats stats;
 };
 
-bool IsPowerOfTwo(uint64_t x) { return x != 0 && (x & (x - 1)) == 0; }
-
 // A root's offset alignment: the global one, raised by the spec's own and by
 // its element size, so that a double never lands at offset 4 when the global
 // alignment is smaller than 8.
@@ -37,7 +35,7 @@ bool IsPowerOfTwo(uint64_t x) { return x != 0 && (x & (x - 1)) == 0; }
 uint64_t RootAlignment(const TensorSpec& root, uint64_t widest_element,
                        const PlanOptions& options) {
   return std::max({uint64_t{1}, options.alignment, root.alignment,
-                   ScalarTypeBytes(root.dtype), widest_element});
+                   ScalarTypeSize(root.dtype), widest_element});
 }
 
 // Largest element size over each root's family, indexed by root id.
@@ -46,7 +44,7 @@ std::vector<uint64_t> WidestElementPerRoot(const Graph& graph) {
   for (size_t i = 0; i < graph.tensors().size(); ++i) {
     ValueId id = static_cast<ValueId>(i);
     uint64_t& w = widest[graph.RootOf(id)];
-    w = std::max(w, ScalarTypeBytes(graph.tensor(id).dtype));
+    w = std::max(w, ScalarTypeSize(graph.tensor(id).dtype));
   }
   return widest;
 }

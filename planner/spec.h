@@ -6,6 +6,7 @@
 #include <string_view>
 
 #include "schema/scalar_type_generated.h"
+#include "schema/scalar_types.h"
 
 namespace memplan {
 namespace planner {
@@ -41,12 +42,8 @@ enum class Dynamism : uint8_t {
 const char* DynamismName(Dynamism dynamism);
 std::optional<Dynamism> ParseDynamism(std::string_view name);
 
-// ExecuTorch-style names: "float", "half", "bfloat16", "int8", "uint8",
-// "int16", "int32", "int64", "bool", "double", ...
-std::optional<ScalarType> ParseScalarType(std::string_view name);
-const char* ScalarTypeName(ScalarType type);
-// Bytes per element; 0 for types memplan cannot size (sub-byte packings).
-uint64_t ScalarTypeBytes(ScalarType type);
+// Names and sizes: schema/scalar_types.h (ParseScalarType, ScalarTypeName,
+// ScalarTypeSize).
 
 }  // namespace planner
 }  // namespace memplan

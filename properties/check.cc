@@ -252,7 +252,7 @@ class Checker {
     }
 
     bool alignment_ok =
-        a.alignment >= 1 && (a.alignment & (a.alignment - 1)) == 0;
+        a.alignment >= 1 && IsPowerOfTwo(static_cast<uint64_t>(a.alignment));
     if (!alignment_ok) {
       Add(ViolationCode::kAlignment, "alignment: " + a.id + " alignment " +
                                          std::to_string(a.alignment) +

@@ -83,7 +83,7 @@ class Builder {
   }
 
   static uint64_t BytesOf(const GraphStep& step) {
-    uint64_t bytes = planner::ScalarTypeBytes(step.dtype);
+    uint64_t bytes = ScalarTypeSize(step.dtype);
     for (int64_t d : step.shape) bytes *= static_cast<uint64_t>(d);
     return bytes;
   }

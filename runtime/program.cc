@@ -79,39 +79,6 @@ Result<ExtendedHeader> ParseExtendedHeader(const uint8_t* data, size_t size) {
   return header;
 }
 
-size_t ScalarTypeSize(fb::ScalarType type) {
-  switch (type) {
-    case fb::ScalarType::BYTE:
-    case fb::ScalarType::CHAR:
-    case fb::ScalarType::BOOL:
-    case fb::ScalarType::QINT8:
-    case fb::ScalarType::QUINT8:
-    case fb::ScalarType::QUINT4X2:
-    case fb::ScalarType::QUINT2X4:
-    case fb::ScalarType::FLOAT8E5M2:
-    case fb::ScalarType::FLOAT8E4M3FN:
-    case fb::ScalarType::FLOAT8E5M2FNUZ:
-    case fb::ScalarType::FLOAT8E4M3FNUZ:
-      return 1;
-    case fb::ScalarType::SHORT:
-    case fb::ScalarType::HALF:
-    case fb::ScalarType::BFLOAT16:
-    case fb::ScalarType::BITS16:
-    case fb::ScalarType::UINT16:
-      return 2;
-    case fb::ScalarType::INT:
-    case fb::ScalarType::FLOAT:
-    case fb::ScalarType::QINT32:
-    case fb::ScalarType::UINT32:
-      return 4;
-    case fb::ScalarType::LONG:
-    case fb::ScalarType::DOUBLE:
-    case fb::ScalarType::UINT64:
-      return 8;
-  }
-  return 0;
-}
-
 Result<Program> Program::Load(const uint8_t* data, size_t size,
                               const ProgramLimits& limits) {
   return Open(data, size, limits, /*check_plan=*/true);

@@ -14,6 +14,7 @@
 #include "runtime/core/plan_rules.h"
 #include "runtime/core/result.h"
 #include "schema/program_generated.h"
+#include "schema/scalar_types.h"  // ScalarTypeSize
 
 namespace memplan {
 
@@ -42,8 +43,6 @@ struct ExtendedHeader {
 // A header that is present but malformed is an error.
 Result<ExtendedHeader> ParseExtendedHeader(const uint8_t* data, size_t size);
 
-// Bytes of one scalar type's element, or 0 for an unknown type.
-size_t ScalarTypeSize(executorch_flatbuffer::ScalarType type);
 
 class MethodMeta;
 

@@ -16,6 +16,7 @@
 #include "properties/json_plan.h"
 #include "properties/program_plans.h"
 #include "properties/report.h"
+#include "runtime/core/checked_math.h"
 #include "tools/commands.h"
 
 namespace memplan {
@@ -111,7 +112,7 @@ int RunVerify(int argc, char** argv) {
       auto [end, ec] = std::from_chars(value.data(),
                                        value.data() + value.size(), args.align);
       if (ec != std::errc() || end != value.data() + value.size() ||
-          args.align < 1 || (args.align & (args.align - 1)) != 0) {
+          args.align < 1 || !IsPowerOfTwo(static_cast<uint64_t>(args.align))) {
         return UsageError("--align " + value + ": must be a power of two >= 1");
       }
     } else if (!arg.empty() && arg[0] == '-') {
