@@ -1,5 +1,5 @@
-// Test-only checks of a PlanResult against the invariants of DESIGN.md,
-// so each planner test asserts validity, not only the numbers it targets.
+// Test-only helpers: judge a PlanResult with the oracle, so each planner
+// test asserts validity, not only the numbers it targets.
 #pragma once
 
 #include <string>
@@ -9,56 +9,33 @@
 #include "planner/graph.h"
 #include "planner/graph_format.h"
 #include "planner/plan_result.h"
+#include "properties/check.h"
+#include "properties/planner_plan.h"
 
 namespace memplan {
 namespace planner {
 namespace testing {
 
-// One line per broken rule: overlap of two live non-aliased tensors in one
-// buffer, a tensor outside its buffer, a misaligned offset, a tensor whose
-// device differs from its buffer's, an alias not at its root's bytes.
+// One line per broken invariant, as the oracle (properties/check.h) words
+// it: planner tests judge their plans with the one Check there is.
 inline std::vector<std::string> PlanViolations(const PlanResult& plan) {
+  Result<properties::Plan> judged = properties::PlanFromPlannerResult(plan);
+  if (!judged.ok()) return {"not a plan: " + judged.error().ToString()};
   std::vector<std::string> violations;
-  const std::vector<TensorAllocation>& t = plan.tensors;
-  auto root_name = [](const TensorAllocation& a) {
-    return a.alias_of ? *a.alias_of : a.name;
-  };
-  for (size_t i = 0; i < t.size(); ++i) {
-    if (!t[i].planned) continue;
-    if (t[i].mem_id == 0 || t[i].mem_id > plan.buffers.size()) {
-      violations.push_back(t[i].name + ": mem_id out of range");
-      continue;
-    }
-    const BufferInfo& buffer = plan.buffers[t[i].mem_id - 1];
-    if (t[i].offset + t[i].size > buffer.size) {
-      violations.push_back(t[i].name + ": beyond its buffer");
-    }
-    if (t[i].offset % t[i].alignment != 0) {
-      violations.push_back(t[i].name + ": misaligned");
-    }
-    if (t[i].device != buffer.device) {
-      violations.push_back(t[i].name + ": device " + t[i].device.ToString() +
-                           " in a " + buffer.device.ToString() + " buffer");
-    }
-    for (size_t j = i + 1; j < t.size(); ++j) {
-      if (!t[j].planned || t[j].mem_id != t[i].mem_id) continue;
-      if (root_name(t[i]) == root_name(t[j])) continue;  // Aliases share.
-      bool live_together = t[i].first <= t[j].last && t[j].first <= t[i].last;
-      bool bytes_overlap = t[i].offset < t[j].offset + t[j].size &&
-                           t[j].offset < t[i].offset + t[i].size;
-      if (live_together && bytes_overlap && t[i].size && t[j].size) {
-        violations.push_back("overlap: " + t[i].name + " and " + t[j].name);
-      }
-    }
+  for (const properties::Violation& v : properties::Check(*judged).violations) {
+    violations.push_back(v.message);
   }
   return violations;
 }
 
+// The tensor named `name`; a missing one fails the test (a typo must not
+// pass as a default-constructed allocation).
 inline const TensorAllocation& Find(const PlanResult& plan,
                                     const std::string& name) {
   for (const TensorAllocation& t : plan.tensors) {
     if (t.name == name) return t;
   }
+  ADD_FAILURE() << "no tensor named '" << name << "' in the plan";
   static const TensorAllocation kMissing{};
   return kMissing;
 }
