@@ -10,6 +10,7 @@ packages=(
   libgtest-dev libgmock-dev librapidcheck-dev
   libflatbuffers-dev flatbuffers-compiler
   libbenchmark-dev
+  libpugixml-dev
   zip unzip python3 python3-yaml
 )
 if [[ "${MEMPLAN_WITH_CHROMIUM:-0}" == 1 ]]; then

@@ -3,11 +3,13 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <cstring>
 #include <string>
 #include <vector>
 
 #include "properties/check.h"
 #include "properties/json_plan.h"
+#include "pugixml.hpp"
 
 namespace memplan {
 namespace cli {
@@ -17,93 +19,60 @@ using ::testing::AllOf;
 using ::testing::HasSubstr;
 using ::testing::Not;
 
-// A strict well-formedness check for the XML subset an SVG uses: one root
-// element, balanced and properly nested tags, quoted attributes, only the
-// five predefined entities and numeric references, no '<' or bare '&' in
-// text. Returns "" or what is wrong and where.
-std::string XmlProblem(const std::string& xml) {
-  std::vector<std::string> open;
-  size_t i = 0, roots = 0;
-  auto is_name = [](char c) {
-    return std::isalnum(static_cast<unsigned char>(c)) || c == '-' ||
-           c == '_' || c == ':' || c == '.';
-  };
-  auto check_entity = [&](size_t at) -> bool {
-    size_t end = xml.find(';', at);
-    if (end == std::string::npos || end - at > 10) return false;
-    std::string entity = xml.substr(at + 1, end - at - 1);
-    return entity == "amp" || entity == "lt" || entity == "gt" ||
-           entity == "quot" || entity == "apos" ||
-           (entity.size() > 1 && entity[0] == '#');
-  };
-  while (i < xml.size()) {
-    char c = xml[i];
-    if (c == '&') {
-      if (!check_entity(i)) return "bad entity at " + std::to_string(i);
-      ++i;
-      continue;
-    }
-    if (c != '<') {
-      if (open.empty() && !std::isspace(static_cast<unsigned char>(c))) {
-        return "text outside the root at " + std::to_string(i);
-      }
-      ++i;
-      continue;
-    }
-    if (xml.compare(i, 4, "<!--") == 0) {
-      size_t end = xml.find("-->", i);
-      if (end == std::string::npos) return "unclosed comment";
-      i = end + 3;
-      continue;
-    }
-    bool closing = i + 1 < xml.size() && xml[i + 1] == '/';
-    size_t p = i + (closing ? 2 : 1);
-    size_t name_start = p;
-    while (p < xml.size() && is_name(xml[p])) ++p;
-    std::string name = xml.substr(name_start, p - name_start);
-    if (name.empty()) return "empty tag name at " + std::to_string(i);
-    if (closing) {
-      if (open.empty() || open.back() != name) {
-        return "</" + name + "> does not close the open element at " +
-               std::to_string(i);
-      }
-      open.pop_back();
-      if (p >= xml.size() || xml[p] != '>') return "bad closing tag";
-      i = p + 1;
-      continue;
-    }
-    // Attributes: name="value" with no '<' inside values.
-    while (true) {
-      while (p < xml.size() && std::isspace(static_cast<unsigned char>(xml[p])))
-        ++p;
-      if (p >= xml.size()) return "unterminated tag <" + name;
-      if (xml[p] == '>' || xml.compare(p, 2, "/>") == 0) break;
-      size_t attr_start = p;
-      while (p < xml.size() && is_name(xml[p])) ++p;
-      if (p == attr_start || p >= xml.size() || xml[p] != '=') {
-        return "bad attribute in <" + name + "> at " + std::to_string(p);
-      }
-      ++p;
-      if (p >= xml.size() || (xml[p] != '"' && xml[p] != '\'')) {
-        return "unquoted attribute in <" + name + ">";
-      }
-      char quote = xml[p++];
-      size_t end = xml.find(quote, p);
-      if (end == std::string::npos) return "unterminated attribute value";
-      for (size_t k = p; k < end; ++k) {
-        if (xml[k] == '<') return "'<' in an attribute of <" + name + ">";
-        if (xml[k] == '&' && !check_entity(k)) return "bad entity in value";
-      }
-      p = end + 1;
-    }
-    bool self_closing = xml[p] == '/';
-    if (open.empty() && ++roots > 1) return "more than one root element";
-    if (!self_closing) open.push_back(name);
-    i = p + (self_closing ? 2 : 1);
+// Well-formedness by pugixml, plus what pugixml lets through: exactly one
+// root element, and in text and attribute values only the five predefined
+// entities or numeric references after '&', and no '<' in an attribute
+// (entities are kept raw, parse_escapes off, to see them). Returns "" or
+// what is wrong.
+std::string EntityProblem(const char* text) {
+  for (const char* at = std::strchr(text, '&'); at != nullptr;
+       at = std::strchr(at + 1, '&')) {
+    const char* end = std::strchr(at, ';');
+    if (end == nullptr) return std::string("bare '&' in '") + text + "'";
+    const std::string entity(at + 1, end);
+    const bool named = entity == "lt" || entity == "gt" || entity == "amp" ||
+                       entity == "quot" || entity == "apos";
+    const bool numeric =
+        entity.size() > 1 && entity[0] == '#' &&
+        entity.find_first_not_of(
+            entity[1] == 'x' ? "0123456789abcdefABCDEF" : "0123456789",
+            entity[1] == 'x' ? 2 : 1) == std::string::npos;
+    if (!named && !numeric) return "unknown entity &" + entity + ";";
   }
-  if (!open.empty()) return "<" + open.back() + "> is never closed";
-  if (roots != 1) return "no root element";
   return "";
+}
+
+std::string XmlProblem(const std::string& xml) {
+  pugi::xml_document doc;
+  pugi::xml_parse_result parsed =
+      doc.load_string(xml.c_str(), pugi::parse_default & ~pugi::parse_escapes);
+  if (!parsed) {
+    return std::string(parsed.description()) + " at byte " +
+           std::to_string(parsed.offset);
+  }
+  int roots = 0;
+  for (pugi::xml_node node : doc.children()) {
+    roots += node.type() == pugi::node_element;
+  }
+  if (roots != 1) return std::to_string(roots) + " root elements";
+  struct Walker : pugi::xml_tree_walker {
+    std::string problem;
+    bool for_each(pugi::xml_node& node) override {
+      if (node.type() == pugi::node_pcdata)
+        problem = EntityProblem(node.value());
+      for (pugi::xml_attribute attr : node.attributes()) {
+        if (!problem.empty()) break;
+        if (std::strchr(attr.value(), '<') != nullptr) {
+          problem = "'<' in an attribute of <" + std::string(node.name()) + ">";
+        } else {
+          problem = EntityProblem(attr.value());
+        }
+      }
+      return problem.empty();
+    }
+  } walker;
+  doc.traverse(walker);
+  return walker.problem;
 }
 
 properties::Plan ParsePlan(const std::string& json) {
@@ -267,6 +236,9 @@ TEST(SvgPlanTest, CheckerRejectsMalformedXml) {
   EXPECT_NE(XmlProblem("<svg a=b></svg>"), "");
   EXPECT_NE(XmlProblem("<svg>a & b</svg>"), "");
   EXPECT_NE(XmlProblem("<svg></svg><svg></svg>"), "");
+  EXPECT_NE(XmlProblem("<svg>&bogus;</svg>"), "");
+  EXPECT_NE(XmlProblem("<svg a=\"<\"/>"), "");
+  EXPECT_NE(XmlProblem("<svg a=\"&x\"/>"), "");
   EXPECT_EQ(XmlProblem("<svg x=\"1\"><g/><text>&lt;&#955;</text></svg>\n"), "");
 }
 
