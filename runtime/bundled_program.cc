@@ -4,56 +4,41 @@
 #include <string>
 
 #include "flatbuffers/flatbuffers.h"
+#include "schema/bundled_program_generated.h"
 
 namespace memplan {
 namespace {
 
-constexpr char kBundledProgramIdentifier[] = "BP08";
-
-// The one field memplan reads from ExecuTorch's BundledProgram root table:
-// `program: [ubyte]` is its third field (after version and
-// method_test_suites), so its vtable slot is 4 + 2 * 2.
-class BundledProgramTable : private flatbuffers::Table {
- public:
-  static constexpr flatbuffers::voffset_t kProgramField = 8;
-
-  const flatbuffers::Vector<uint8_t>* program() const {
-    return GetPointer<const flatbuffers::Vector<uint8_t>*>(kProgramField);
-  }
-
-  // Called by Verifier::VerifyBuffer; the other fields are never read, so
-  // they need no verification.
-  bool Verify(flatbuffers::Verifier& verifier) const {
-    return VerifyTableStart(verifier) &&
-           VerifyOffset(verifier, kProgramField) &&
-           verifier.VerifyVector(program()) && verifier.EndTable();
-  }
-};
+namespace bp = memplan_bundled;
 
 }  // namespace
 
 bool IsBundledProgram(const uint8_t* data, size_t size) {
   return data != nullptr && size >= 8 &&
-         flatbuffers::BufferHasIdentifier(data, kBundledProgramIdentifier);
+         bp::BundledProgramBufferHasIdentifier(data);
 }
 
 Result<std::pair<const uint8_t*, size_t>> ExtractBundledProgram(
-    const uint8_t* data, size_t size) {
+    const uint8_t* data, size_t size, const ProgramLimits& limits) {
   if (!IsBundledProgram(data, size)) {
     return Error(ErrorCode::kInvalidProgram,
                  "bundled_program: file_identifier at bytes [4, 8) must be "
                  "\"BP08\" (file size " +
                      std::to_string(size) + ")");
   }
-  flatbuffers::Verifier verifier(data, size);
-  if (!verifier.VerifyBuffer<BundledProgramTable>(kBundledProgramIdentifier)) {
+  // The program's own limits: the wrapper is no less hostile.
+  flatbuffers::Verifier::Options options;
+  options.max_depth = limits.max_verifier_depth;
+  options.max_tables = limits.max_verifier_tables;
+  flatbuffers::Verifier verifier(data, size, options);
+  if (!bp::VerifyBundledProgramBuffer(verifier)) {
     return Error(ErrorCode::kInvalidProgram,
                  "bundled_program: flatbuffer verification of the root table "
                  "and its program field failed over " +
                      std::to_string(size) + " bytes");
   }
-  const auto* root = flatbuffers::GetRoot<BundledProgramTable>(data);
-  const flatbuffers::Vector<uint8_t>* program = root->program();
+  const flatbuffers::Vector<uint8_t>* program =
+      bp::GetBundledProgram(data)->program();
   if (program == nullptr || program->size() == 0) {
     return Error(ErrorCode::kInvalidProgram,
                  "bundled_program.program is absent or empty");
@@ -61,10 +46,11 @@ Result<std::pair<const uint8_t*, size_t>> ExtractBundledProgram(
   return std::make_pair(program->data(), static_cast<size_t>(program->size()));
 }
 
-Result<ProgramBytes> UnwrapProgram(const uint8_t* data, size_t size) {
+Result<ProgramBytes> UnwrapProgram(const uint8_t* data, size_t size,
+                                   const ProgramLimits& limits) {
   if (IsBundledProgram(data, size)) {
     Result<std::pair<const uint8_t*, size_t>> inner =
-        ExtractBundledProgram(data, size);
+        ExtractBundledProgram(data, size, limits);
     if (!inner.ok()) return inner.error();
     data = inner->first;
     size = inner->second;

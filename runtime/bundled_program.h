@@ -8,17 +8,19 @@
 #include <vector>
 
 #include "runtime/core/result.h"
+#include "runtime/program.h"  // ProgramLimits
 
 namespace memplan {
 
 // True when bytes [4, 8) hold the BundledProgram identifier "BP08".
 bool IsBundledProgram(const uint8_t* data, size_t size);
 
-// Verifies the BundledProgram root table (flatbuffers Verifier) and returns
-// its `program` byte vector, which points into `data`. Errors name the
-// field: a missing or out-of-bounds `program` is kInvalidProgram.
+// Verifies the BundledProgram root table (schema/bundled_program.fbs, by
+// the flatbuffers Verifier under the program's depth and table limits) and
+// returns its `program` byte vector, which points into `data`. A missing or
+// out-of-bounds `program` is kInvalidProgram.
 Result<std::pair<const uint8_t*, size_t>> ExtractBundledProgram(
-    const uint8_t* data, size_t size);
+    const uint8_t* data, size_t size, const ProgramLimits& limits = {});
 
 // An ET12 program's bytes, copied to 8-byte aligned storage as
 // Program::Load and Program::Read require.
@@ -32,6 +34,7 @@ struct ProgramBytes {
 
 // The program in `data` (for a bundled program, the one it wraps),
 // copied to aligned storage; errors as ExtractBundledProgram's.
-Result<ProgramBytes> UnwrapProgram(const uint8_t* data, size_t size);
+Result<ProgramBytes> UnwrapProgram(const uint8_t* data, size_t size,
+                                   const ProgramLimits& limits = {});
 
 }  // namespace memplan
