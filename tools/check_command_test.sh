@@ -4,29 +4,7 @@
 # SVG well-formed XML (python3's xml.etree), deterministic JSON.
 set -uo pipefail
 memplan="$1"
-tmp="${TEST_TMPDIR:-$(mktemp -d)}"
-failures=0
-
-fail() {
-  echo "FAIL: $*" >&2
-  failures=$((failures + 1))
-}
-
-# expect_rc WANT CMD...: runs CMD, keeps stdout in $tmp/out.
-expect_rc() {
-  local want="$1"
-  shift
-  "$@" >"${tmp}/out" 2>"${tmp}/err"
-  local rc=$?
-  if [[ ${rc} -ne ${want} ]]; then
-    fail "'$*' exited ${rc}, want ${want}"
-    cat "${tmp}/out" "${tmp}/err" >&2
-  fi
-}
-
-expect_in() {
-  grep -qF -- "$1" "$2" || fail "'$1' not in $2"
-}
+source "$(dirname "$0")/test_lib.sh"
 
 # Every SVG under $1 (files and inline in index.html) parses as XML.
 check_xml() {
@@ -127,8 +105,4 @@ for p in sys.argv[1:]:
     ET.parse(p)
 ' "${tmp}/a.svg" "${tmp}/naive.svg" "${tmp}/overlap.svg" || fail "render XML"
 
-if [[ ${failures} -ne 0 ]]; then
-  echo "${failures} check(s) failed" >&2
-  exit 1
-fi
-echo "all checks passed"
+finish

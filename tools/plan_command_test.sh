@@ -5,29 +5,7 @@ set -uo pipefail
 memplan="$1"
 graphs="$2"
 pte_dir="${TEST_SRCDIR:-/nonexistent}/shared_data/data/pte"
-tmp="${TEST_TMPDIR:-$(mktemp -d)}"
-failures=0
-
-fail() {
-  echo "FAIL: $*" >&2
-  failures=$((failures + 1))
-}
-
-# expect_rc WANT CMD...: runs CMD, keeps stdout and stderr in $tmp/out, err.
-expect_rc() {
-  local want="$1"
-  shift
-  "$@" >"${tmp}/out" 2>"${tmp}/err"
-  local rc=$?
-  if [[ ${rc} -ne ${want} ]]; then
-    fail "'$*' exited ${rc}, want ${want}"
-    cat "${tmp}/out" "${tmp}/err" >&2
-  fi
-}
-
-expect_in() {
-  grep -qF -- "$1" "$2" || { fail "'$1' not in $2"; cat "$2" >&2; }
-}
+source "$(dirname "$0")/test_lib.sh"
 
 # A graph planned wastefully (naive: one place per tensor), on two devices.
 expect_rc 0 "${memplan}" plan "${graphs}/multi_device.graph" --algo naive \
@@ -105,8 +83,4 @@ if [[ -d "${pte_dir}" ]]; then
   done
 fi
 
-if [[ ${failures} -gt 0 ]]; then
-  echo "${failures} failure(s)" >&2
-  exit 1
-fi
-echo "PASS"
+finish
