@@ -7,9 +7,11 @@ root="$(pwd)"
 work="${WORK:-$(mktemp -d)}/memplan"
 mkdir -p "$work/gen/schema" "$work/obj" "$OUT"
 
-# The schema header, generated as the Bazel genrule does.
+# The schema headers, generated as the Bazel genrules do.
 "${FLATC:-flatc}" --cpp --scoped-enums --gen-object-api --reflect-names \
   -o "$work/gen/schema" schema/program.fbs schema/scalar_type.fbs
+"${FLATC:-flatc}" --cpp --scoped-enums -o "$work/gen/schema" \
+  schema/bundled_program.fbs
 
 flags=(-std=c++17 -I"$root" -I"$work/gen" ${CXXFLAGS})
 # The fuzz targets use the CUDA runtime only where a toolkit exists.
@@ -40,7 +42,7 @@ while IFS= read -r src; do
     wait "${pids[0]}"
     pids=("${pids[@]:1}")
   fi
-done < <(find runtime planner properties fuzz -name '*.cc' \
+done < <(find schema runtime planner properties fuzz -name '*.cc' \
            ! -name '*_test.cc' ! -name '*_main.cc' ! -name '*_benchmark.cc' \
            ! -name '*_fuzzer.cc' ! -name 'replay_main.cc' \
            ! -name 'make_seed_corpus.cc' | sort)

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "flatbuffers/flatbuffers.h"
+#include "runtime/program_writer.h"
 #include "schema/program_generated.h"
 
 // Called directly, not through a pointer: UBSan's function-type check on
@@ -71,31 +72,13 @@ std::unique_ptr<fb::ProgramT> Decode(const uint8_t* data, size_t size) {
   return fb::UnPackProgram(data);
 }
 
-// A union whose type is set but whose table is absent (a hostile input
-// decodes to that) would be dereferenced by the generated Pack: clear it.
-template <typename Union>
-void ClearEmpty(Union& u) {
-  if (u.value == nullptr) u.Reset();
-}
-
+// Through the one program writer, which also clears unions whose type is
+// set but whose table is absent (a hostile input decodes to that).
 size_t Encode(fb::ProgramT& program, uint8_t* out, size_t max_size) {
-  for (auto& plan : program.execution_plan) {
-    if (plan == nullptr) continue;
-    for (auto& value : plan->values) {
-      if (value != nullptr) ClearEmpty(value->val);
-    }
-    for (auto& chain : plan->chains) {
-      if (chain == nullptr) continue;
-      for (auto& instruction : chain->instructions) {
-        if (instruction != nullptr) ClearEmpty(instruction->instr_args);
-      }
-    }
-  }
-  flatbuffers::FlatBufferBuilder builder;
-  builder.Finish(fb::Program::Pack(builder, &program), fb::ProgramIdentifier());
-  if (builder.GetSize() > max_size) return 0;
-  std::memcpy(out, builder.GetBufferPointer(), builder.GetSize());
-  return builder.GetSize();
+  Result<std::vector<uint8_t>> bytes = WriteProgramFile(program);
+  if (!bytes.ok() || bytes->size() > max_size) return 0;
+  std::memcpy(out, bytes->data(), bytes->size());
+  return bytes->size();
 }
 
 // Values near the bounds that validation must enforce.
