@@ -11,6 +11,7 @@ packages=(
   libflatbuffers-dev flatbuffers-compiler
   libbenchmark-dev
   zip unzip python3 python3-yaml
+  python3-dev pybind11-dev
 )
 if [[ "${MEMPLAN_WITH_CHROMIUM:-0}" == 1 ]]; then
   packages+=(chromium)
