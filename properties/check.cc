@@ -40,12 +40,35 @@ class Checker {
   }
 
  private:
-  void Add(ViolationCode code, const std::string& message) {
+  // `facts`: the violation's structured fields; code and message are set
+  // here.
+  void Add(ViolationCode code, const std::string& message,
+           Violation facts = {}) {
     uint64_t& count = report_.counts[static_cast<int>(code)];
     ++count;
     if (count <= options_.max_violations_per_code) {
-      report_.violations.push_back({code, message});
+      facts.code = code;
+      facts.message = message;
+      report_.violations.push_back(std::move(facts));
     }
+  }
+
+  static Violation OfBuffer(MemId mem_id) {
+    Violation facts;
+    facts.mem_id = mem_id;
+    return facts;
+  }
+
+  // The facts of a violation about allocation `a` (and its alias base).
+  static Violation About(const Allocation& a,
+                         const Allocation* base = nullptr) {
+    Violation facts;
+    facts.allocation_ids.push_back(a.id);
+    if (base) facts.allocation_ids.push_back(base->id);
+    facts.mem_id = a.mem_id;
+    facts.bytes = ByteRange{a.offset, AllocationEnd(a)};
+    facts.lifetime = a.lifetime;
+    return facts;
   }
 
   std::string BufferName(size_t b) const {
@@ -65,7 +88,8 @@ class Checker {
         Add(ViolationCode::kBufferMap,
             "buffer_map: " + where +
                 ".mem_id = " + std::to_string(buffer.mem_id) +
-                ", must be >= 1 (0 is reserved for constants)");
+                ", must be >= 1 (0 is reserved for constants)",
+            OfBuffer(buffer.mem_id));
         continue;
       }
       auto [it, inserted] = buffer_by_mem_id_.emplace(buffer.mem_id, b);
@@ -73,7 +97,8 @@ class Checker {
         Add(ViolationCode::kBufferMap,
             "buffer_map: " + where + " duplicates mem_id " +
                 std::to_string(buffer.mem_id) + " of buffers[" +
-                std::to_string(it->second) + "]");
+                std::to_string(it->second) + "]",
+            OfBuffer(buffer.mem_id));
         continue;
       }
       buffer_is_canonical_[b] = true;
@@ -82,12 +107,14 @@ class Checker {
             "buffer_map: " + where + " (mem_id " +
                 std::to_string(buffer.mem_id) + ") has unknown device type " +
                 std::to_string(static_cast<int>(buffer.device.type)) +
-                ", must be < " + std::to_string(kNumDeviceTypes));
+                ", must be < " + std::to_string(kNumDeviceTypes),
+            OfBuffer(buffer.mem_id));
       }
       if (buffer.size < 0) {
         Add(ViolationCode::kBounds,
             "bounds: " + where + ".size = " + std::to_string(buffer.size) +
-                ", must be >= 0");
+                ", must be >= 0",
+            OfBuffer(buffer.mem_id));
       } else if (!over_budget &&
                  !AddPlannedBytes(static_cast<uint64_t>(buffer.size),
                                   options_.max_planned_bytes, &total)) {
@@ -96,7 +123,8 @@ class Checker {
             "bounds: planned buffers exceed " +
                 std::to_string(options_.max_planned_bytes) +
                 " bytes in all at " + BufferName(b) + " of size " +
-                std::to_string(buffer.size));
+                std::to_string(buffer.size),
+            OfBuffer(buffer.mem_id));
       }
     }
   }
@@ -113,31 +141,36 @@ class Checker {
         case DeviceMapFault::kReservedIndex:
           Add(ViolationCode::kBufferMap,
               "buffer_map: " + where +
-                  ".buffer_idx = 0, the reserved constant buffer");
+                  ".buffer_idx = 0, the reserved constant buffer",
+              OfBuffer(entry.buffer_index));
           break;
         case DeviceMapFault::kNoSuchBuffer:
           Add(ViolationCode::kBufferMap,
               "buffer_map: " + where + ".buffer_idx = " +
                   std::to_string(entry.buffer_index) + ", must be in [1, " +
-                  std::to_string(plan_.buffers.size()) + "]");
+                  std::to_string(plan_.buffers.size()) + "]",
+              OfBuffer(entry.buffer_index));
           break;
         case DeviceMapFault::kDuplicate:
           Add(ViolationCode::kBufferMap,
               "buffer_map: " + where + " duplicates buffer_idx " +
                   std::to_string(entry.buffer_index) +
                   " of non_const_buffer_device[" + std::to_string(it->second) +
-                  "]");
+                  "]",
+              OfBuffer(entry.buffer_index));
           break;
         case DeviceMapFault::kUnknownType:
           Add(ViolationCode::kBufferMap,
               "buffer_map: " + where +
                   ".device_type = " + std::to_string(entry.raw_device_type) +
-                  ", must be < " + std::to_string(kNumDeviceTypes));
+                  ", must be < " + std::to_string(kNumDeviceTypes),
+              OfBuffer(entry.buffer_index));
           break;
         case DeviceMapFault::kNegativeIndex:
           Add(ViolationCode::kBufferMap,
               "buffer_map: " + where + ".device_index = " +
-                  std::to_string(entry.device_index) + ", must be >= 0");
+                  std::to_string(entry.device_index) + ", must be >= 0",
+              OfBuffer(entry.buffer_index));
           break;
         case DeviceMapFault::kNone:
           break;
@@ -161,8 +194,10 @@ class Checker {
       if (!a.alias_of) continue;
       auto it = by_id.find(*a.alias_of);
       if (it == by_id.end()) {
-        Add(ViolationCode::kAlias, "alias: " + a.id + " is an alias of " +
-                                       *a.alias_of + ", which does not exist");
+        Add(ViolationCode::kAlias,
+            "alias: " + a.id + " is an alias of " + *a.alias_of +
+                ", which does not exist",
+            About(a));
       } else {
         base_[i] = it->second;
       }
@@ -210,15 +245,17 @@ class Checker {
 
   void ReportCycle(const std::vector<size_t>& chain, size_t entry) {
     std::string path;
+    Violation facts;
     bool in_cycle = false;
     for (size_t node : chain) {
       in_cycle = in_cycle || node == entry;
       if (!in_cycle) continue;
       family_[node] = node;
       path += plan_.allocations[node].id + " -> ";
+      facts.allocation_ids.push_back(plan_.allocations[node].id);
     }
     path += plan_.allocations[entry].id;
-    Add(ViolationCode::kAlias, "alias: cycle " + path);
+    Add(ViolationCode::kAlias, "alias: cycle " + path, std::move(facts));
   }
 
   // Checks one allocation on its own; returns its buffer's index when its
@@ -228,56 +265,64 @@ class Checker {
     bool lifetime_ok = true;
     if (a.lifetime.first > a.lifetime.last) {
       Add(ViolationCode::kLifetime,
-          "lifetime: " + DescribeAllocation(a) + " starts after it ends");
+          "lifetime: " + DescribeAllocation(a) + " starts after it ends",
+          About(a));
       lifetime_ok = false;
     } else if (a.lifetime.first < 0 ||
                (plan_.end_time && a.lifetime.last > *plan_.end_time)) {
       Add(ViolationCode::kLifetime,
           "lifetime: " + DescribeAllocation(a) +
               " lies outside the program [0," +
-              (plan_.end_time ? std::to_string(*plan_.end_time) : "...") + "]");
+              (plan_.end_time ? std::to_string(*plan_.end_time) : "...") + "]",
+          About(a));
       lifetime_ok = false;
     }
 
     if (!a.device) {
-      Add(ViolationCode::kDeviceInfo, "device_info: " + a.id + " (" +
-                                          AllocationKindName(a.kind) +
-                                          ") carries no device");
+      Add(ViolationCode::kDeviceInfo,
+          "device_info: " + a.id + " (" + AllocationKindName(a.kind) +
+              ") carries no device",
+          About(a));
     } else if (CheckDeviceFields(static_cast<int>(a.device->type),
                                  a.device->index) != DeviceFault::kNone) {
       Add(ViolationCode::kDeviceInfo,
           "device_info: " + a.id + " has unknown device type " +
               std::to_string(static_cast<int>(a.device->type)) +
-              " or negative index " + std::to_string(a.device->index));
+              " or negative index " + std::to_string(a.device->index),
+          About(a));
     }
 
     bool alignment_ok =
         a.alignment >= 1 && IsPowerOfTwo(static_cast<uint64_t>(a.alignment));
     if (!alignment_ok) {
-      Add(ViolationCode::kAlignment, "alignment: " + a.id + " alignment " +
-                                         std::to_string(a.alignment) +
-                                         " is not a power of two >= 1");
+      Add(ViolationCode::kAlignment,
+          "alignment: " + a.id + " alignment " + std::to_string(a.alignment) +
+              " is not a power of two >= 1",
+          About(a));
     } else if (a.offset >= 0 && a.offset % a.alignment != 0) {
-      Add(ViolationCode::kAlignment, "alignment: " + DescribeAllocation(a) +
-                                         " offset " + std::to_string(a.offset) +
-                                         " is not a multiple of " +
-                                         std::to_string(a.alignment));
+      Add(ViolationCode::kAlignment,
+          "alignment: " + DescribeAllocation(a) + " offset " +
+              std::to_string(a.offset) + " is not a multiple of " +
+              std::to_string(a.alignment),
+          About(a));
     }
 
     auto found = buffer_by_mem_id_.find(a.mem_id);
     if (found == buffer_by_mem_id_.end()) {
       Add(ViolationCode::kBounds,
           "bounds: " + DescribeAllocation(a) + " names buffer " +
-              std::to_string(a.mem_id) + ", which does not exist");
+              std::to_string(a.mem_id) + ", which does not exist",
+          About(a));
       return kNone;
     }
     const size_t b = found->second;
     const Buffer& buffer = plan_.buffers[b];
     if (a.device && IsKnownDeviceType(static_cast<int>(a.device->type)) &&
         *a.device != buffer.device) {
-      Add(ViolationCode::kCrossDevice, "cross_device: " + a.id + " on " +
-                                           a.device->ToString() + " in " +
-                                           BufferName(b));
+      Add(ViolationCode::kCrossDevice,
+          "cross_device: " + a.id + " on " + a.device->ToString() + " in " +
+              BufferName(b),
+          About(a));
     }
     if (a.offset < 0 || a.size < 0) {
       // Program offsets are unsigned 64-bit: one at or above 2^63 reads
@@ -285,21 +330,24 @@ class Checker {
       Add(ViolationCode::kBounds,
           "bounds: " + DescribeAllocation(a) + " in " + BufferName(b) +
               " has a negative offset or size (offset as unsigned " +
-              std::to_string(static_cast<uint64_t>(a.offset)) + ")");
+              std::to_string(static_cast<uint64_t>(a.offset)) + ")",
+          About(a));
       return b;
     }
     switch (CheckSpan(
         static_cast<uint64_t>(a.offset), static_cast<uint64_t>(a.size),
         static_cast<uint64_t>(std::max<Offset>(buffer.size, 0)))) {
       case SpanFault::kOverflow:
-        Add(ViolationCode::kBounds, "bounds: " + DescribeAllocation(a) +
-                                        " in " + BufferName(b) +
-                                        ": offset + size overflows 64 bits");
+        Add(ViolationCode::kBounds,
+            "bounds: " + DescribeAllocation(a) + " in " + BufferName(b) +
+                ": offset + size overflows 64 bits",
+            About(a));
         return b;
       case SpanFault::kPastEnd:
         Add(ViolationCode::kBounds,
             "bounds: " + DescribeAllocation(a) + " ends past " + BufferName(b) +
-                " of size " + std::to_string(buffer.size));
+                " of size " + std::to_string(buffer.size),
+            About(a));
         return b;
       case SpanFault::kNone:
         break;
@@ -317,13 +365,15 @@ class Checker {
       Add(ViolationCode::kDeviceInfo,
           "device_info: " + std::string(AllocationKindName(a.kind)) + " " +
               a.id + " on " + a.device->ToString() + ", its base " + base.id +
-              " on " + base.device->ToString());
+              " on " + base.device->ToString(),
+          About(a, &base));
     }
     if (a.mem_id != base.mem_id) {
-      Add(ViolationCode::kAlias, "alias: " + a.id + " in buffer " +
-                                     std::to_string(a.mem_id) + " aliases " +
-                                     base.id + " in buffer " +
-                                     std::to_string(base.mem_id));
+      Add(ViolationCode::kAlias,
+          "alias: " + a.id + " in buffer " + std::to_string(a.mem_id) +
+              " aliases " + base.id + " in buffer " +
+              std::to_string(base.mem_id),
+          About(a, &base));
       return;
     }
     // 128-bit ends: the bounds check reports overflow, this one must not
@@ -331,9 +381,10 @@ class Checker {
     __int128 a_end = static_cast<__int128>(a.offset) + a.size;
     __int128 base_end = static_cast<__int128>(base.offset) + base.size;
     if (a.offset < base.offset || a_end > base_end) {
-      Add(ViolationCode::kAlias, "alias: " + DescribeAllocation(a) +
-                                     " lies outside its base " +
-                                     DescribeAllocation(base));
+      Add(ViolationCode::kAlias,
+          "alias: " + DescribeAllocation(a) + " lies outside its base " +
+              DescribeAllocation(base),
+          About(a, &base));
     }
   }
 
@@ -373,11 +424,21 @@ class Checker {
     for (const OverlapPair& pair : findings.pairs) {
       const Allocation& first = plan_.allocations[item_allocation[pair.a]];
       const Allocation& second = plan_.allocations[item_allocation[pair.b]];
-      Add(ViolationCode::kOverlap, "overlap: " + DescribeAllocation(first) +
-                                       DescribeOrigin(plan_, first) + " and " +
-                                       DescribeAllocation(second) +
-                                       DescribeOrigin(plan_, second) + " in " +
-                                       BufferName(b));
+      Violation facts;
+      facts.allocation_ids = {first.id, second.id};
+      facts.mem_id = buffer.mem_id;
+      facts.bytes =
+          ByteRange{std::max(first.offset, second.offset),
+                    std::min(AllocationEnd(first), AllocationEnd(second))};
+      facts.lifetime =
+          Lifetime{std::max(first.lifetime.first, second.lifetime.first),
+                   std::min(first.lifetime.last, second.lifetime.last)};
+      Add(ViolationCode::kOverlap,
+          "overlap: " + DescribeAllocation(first) +
+              DescribeOrigin(plan_, first) + " and " +
+              DescribeAllocation(second) + DescribeOrigin(plan_, second) +
+              " in " + BufferName(b),
+          std::move(facts));
     }
     // Pairs found beyond the kept messages still count.
     report_.counts[static_cast<int>(ViolationCode::kOverlap)] +=

@@ -77,6 +77,62 @@ TEST(CheckTest, Overlap) {
                       "[0,64) in buffer 1 (cpu)"));
 }
 
+TEST(CheckTest, OverlapCarriesIdsBufferAndTheSharedRanges) {
+  Plan plan = ValidPlan();
+  plan.allocations[2].offset = 32;  // t2 [1,5] bytes [32,96) meets t0, t1.
+  plan.allocations[2].lifetime.first = 1;
+  Report report = Check(plan);
+  ASSERT_EQ(report.count(ViolationCode::kOverlap), 2u) << FormatText(report);
+  // The sweep's order is its own: find each pair by its first id.
+  auto pair_with = [&](const std::string& id) -> const Violation& {
+    for (const Violation& v : report.violations) {
+      if (v.allocation_ids.front() == id) return v;
+    }
+    ADD_FAILURE() << "no overlap names " << id << " first";
+    return report.violations[0];
+  };
+  const Violation& v = pair_with("t0");
+  EXPECT_EQ(v.allocation_ids, (std::vector<std::string>{"t0", "t2"}));
+  EXPECT_EQ(v.mem_id, MemId{1});
+  // t0 holds [0,64) over [0,2]: both hold [32,64) over [1,2].
+  ASSERT_TRUE(v.bytes && v.lifetime);
+  EXPECT_EQ(v.bytes->begin, 32);
+  EXPECT_EQ(v.bytes->end, 64);
+  EXPECT_EQ(v.lifetime->first, 1);
+  EXPECT_EQ(v.lifetime->last, 2);
+  const Violation& w = pair_with("t1");
+  EXPECT_EQ(w.allocation_ids, (std::vector<std::string>{"t1", "t2"}));
+  EXPECT_EQ(w.bytes->begin, 64);
+  EXPECT_EQ(w.bytes->end, 96);
+  EXPECT_EQ(w.lifetime->first, 1);
+  EXPECT_EQ(w.lifetime->last, 3);
+  EXPECT_THAT(FormatJson(report),
+              HasSubstr("\"allocations\":[\"t0\",\"t2\"],\"mem_id\":1,"
+                        "\"bytes\":[32,64],\"lifetime\":[1,2]}"));
+}
+
+TEST(CheckTest, AliasAndBufferViolationsCarryTheirFacts) {
+  Plan plan = ValidPlan();
+  plan.allocations[4].offset = 112;  // v3 [112,144) sticks out of t3.
+  plan.buffers[1].mem_id = 0;        // And the cuda buffer's id is reserved.
+  Report report = Check(plan);
+  bool saw_alias = false, saw_buffer_map = false;
+  for (const Violation& v : report.violations) {
+    if (v.code == ViolationCode::kBufferMap) {
+      saw_buffer_map = true;
+      EXPECT_TRUE(v.allocation_ids.empty());
+      EXPECT_EQ(v.mem_id, MemId{0});
+    }
+    if (v.code == ViolationCode::kAlias) {
+      saw_alias = true;
+      EXPECT_EQ(v.allocation_ids, (std::vector<std::string>{"v3", "t3"}));
+      EXPECT_EQ(v.bytes->begin, 112);
+      EXPECT_EQ(v.bytes->end, 144);
+    }
+  }
+  EXPECT_TRUE(saw_alias && saw_buffer_map) << FormatText(report);
+}
+
 TEST(CheckTest, AliasOfAnAliasDoesNotOverlapItsFamily) {
   Plan plan = ValidPlan();
   Allocation w = Alloc("w3", 2, 40, 8, 3, 4, Device::Cuda(0));

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <string>
+#include <utility>
 
 #include "planner/minimalloc_csv.h"
 #include "runtime/core/checked_math.h"
@@ -25,10 +26,23 @@ Result<Plan> PlanFromCsv(std::string_view text, const CsvPlanOptions& options) {
                  "csv line 1: no offsets: the header has no 'offset' column, "
                  "so this is a problem to solve, not a plan to verify");
   }
+  return PlanFromMinimalloc(std::move(*problem), options);
+}
 
+Result<Plan> PlanFromMinimalloc(planner::MinimallocProblem problem,
+                                const CsvPlanOptions& options) {
   Plan plan;
-  plan.allocations.reserve(problem->buffers.size());
-  for (planner::MinimallocBuffer& row : problem->buffers) {
+  plan.allocations.reserve(problem.buffers.size());
+  for (planner::MinimallocBuffer& row : problem.buffers) {
+    if (!row.offset) {
+      return Error(ErrorCode::kInvalidArgument,
+                   "row '" + row.id + "' has no offset");
+    }
+    if (*row.offset > static_cast<uint64_t>(INT64_MAX) ||
+        row.size > static_cast<uint64_t>(INT64_MAX)) {
+      return Error(ErrorCode::kInvalidArgument,
+                   "row '" + row.id + "': offset and size must be < 2^63");
+    }
     Allocation a;
     a.id = std::move(row.id);
     a.kind = AllocationKind::kPlain;
@@ -49,8 +63,9 @@ Result<Plan> PlanFromCsv(std::string_view text, const CsvPlanOptions& options) {
   buffer.device = options.device;
   if (options.buffer_size) {
     buffer.size = *options.buffer_size;
-  } else if (problem->buffer_size) {
-    buffer.size = static_cast<Offset>(*problem->buffer_size);
+  } else if (problem.buffer_size) {
+    buffer.size = static_cast<Offset>(
+        std::min<uint64_t>(*problem.buffer_size, INT64_MAX));
   } else {
     // Rows whose end overflows are left to the bounds check.
     for (const Allocation& a : plan.allocations) {

@@ -9,6 +9,7 @@
 #include <optional>
 #include <string_view>
 
+#include "planner/minimalloc_csv.h"
 #include "properties/plan.h"
 #include "runtime/core/result.h"
 
@@ -29,6 +30,11 @@ struct CsvPlanOptions {
 // check.
 Result<Plan> PlanFromCsv(std::string_view text,
                          const CsvPlanOptions& options = {});
+
+// The same plan from a problem already read (or built in code) whose rows
+// all carry an offset; a row without one is an error naming it.
+Result<Plan> PlanFromMinimalloc(planner::MinimallocProblem problem,
+                                const CsvPlanOptions& options = {});
 
 }  // namespace properties
 }  // namespace memplan

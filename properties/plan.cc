@@ -33,6 +33,14 @@ std::optional<AllocationKind> ParseAllocationKind(std::string_view name) {
   return std::nullopt;
 }
 
+Offset AllocationEnd(const Allocation& allocation) {
+  Offset end = 0;
+  if (__builtin_add_overflow(allocation.offset, allocation.size, &end)) {
+    end = allocation.size < 0 ? INT64_MIN : INT64_MAX;
+  }
+  return end;
+}
+
 std::string DescribeAllocation(const Allocation& a) {
   // The end is printed as a 128-bit sum so that an overflowing range still
   // reads as the numbers the file gave.

@@ -99,6 +99,9 @@ std::string DescribeInstruction(const Plan& plan, TimeValue position);
 // " (first named by <instruction>)" when the plan knows it, else "".
 std::string DescribeOrigin(const Plan& plan, const Allocation& allocation);
 
+// offset + size, saturated to [-2^63, 2^63 - 1] where it overflows.
+Offset AllocationEnd(const Allocation& allocation);
+
 // "t3 [2,5] bytes [64,128)": how messages name an allocation.
 std::string DescribeAllocation(const Allocation& allocation);
 

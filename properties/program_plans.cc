@@ -64,11 +64,17 @@ std::vector<Report> CheckMethods(const std::vector<MethodPlan>& methods,
                std::to_string(x.offset) + " (" + std::to_string(x.size) +
                " bytes)";
       };
-      report.violations.push_back(
-          {ViolationCode::kSharedState,
-           "shared_state: '" + *a.shared_name + "' is " + place(a) +
-               " in method '" + methods[m].name + "' but " + place(b) +
-               " in method '" + methods[it->second.method].name + "'"});
+      Violation v;
+      v.code = ViolationCode::kSharedState;
+      v.message = "shared_state: '" + *a.shared_name + "' is " + place(a) +
+                  " in method '" + methods[m].name + "' but " + place(b) +
+                  " in method '" + methods[it->second.method].name + "'";
+      // `b` lives in another method's plan; only this method's id is named.
+      v.allocation_ids = {a.id};
+      v.mem_id = a.mem_id;
+      v.bytes = ByteRange{a.offset, AllocationEnd(a)};
+      v.lifetime = a.lifetime;
+      report.violations.push_back(std::move(v));
     }
   }
   return reports;

@@ -102,7 +102,25 @@ std::string FormatJson(const Report& report) {
     const Violation& v = report.violations[i];
     if (i > 0) out += ",";
     out += "{\"code\":" + JsonQuote(ViolationCodeName(v.code)) +
-           ",\"message\":" + JsonQuote(v.message) + "}";
+           ",\"message\":" + JsonQuote(v.message);
+    if (!v.allocation_ids.empty()) {
+      out += ",\"allocations\":[";
+      for (size_t k = 0; k < v.allocation_ids.size(); ++k) {
+        if (k > 0) out += ",";
+        out += JsonQuote(v.allocation_ids[k]);
+      }
+      out += "]";
+    }
+    if (v.mem_id) out += ",\"mem_id\":" + std::to_string(*v.mem_id);
+    if (v.bytes) {
+      out += ",\"bytes\":[" + std::to_string(v.bytes->begin) + "," +
+             std::to_string(v.bytes->end) + "]";
+    }
+    if (v.lifetime) {
+      out += ",\"lifetime\":[" + std::to_string(v.lifetime->first) + "," +
+             std::to_string(v.lifetime->last) + "]";
+    }
+    out += "}";
   }
   out += "],\"buffers\":[";
   for (size_t i = 0; i < report.buffers.size(); ++i) {

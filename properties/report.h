@@ -31,9 +31,26 @@ inline constexpr int kNumViolationCodes = 9;
 // "buffer_map", "lifetime", "alias", "shared_state".
 const char* ViolationCodeName(ViolationCode code);
 
+// Bytes [begin, end) of one buffer (`end` as AllocationEnd computes it).
+struct ByteRange {
+  Offset begin = 0;
+  Offset end = 0;
+};
+
+// The message is rendered from the same facts the fields carry; tools read
+// the fields, never the English.
 struct Violation {
   ViolationCode code = ViolationCode::kOverlap;
   std::string message;  // Names the allocations, lifetimes and byte ranges.
+  // Allocations it is about, in the message's order: overlap the two,
+  // alias the alias then its base, a cycle its members; none for buffers.
+  std::vector<std::string> allocation_ids;
+  // The buffer (or non_const_buffer_device index) involved, when one is.
+  std::optional<MemId> mem_id;
+  // overlap: the bytes and positions both allocations hold; otherwise the
+  // first allocation's bytes and lifetime as stated.
+  std::optional<ByteRange> bytes;
+  std::optional<Lifetime> lifetime;
 };
 
 // Quality of one buffer; reported, never a violation.
@@ -64,7 +81,9 @@ struct Report {
 
 // Violations first (grouped by code, with "... and N more"), then quality.
 std::string FormatText(const Report& report);
-// {"valid":..., "counts":{code:n}, "violations":[{code,message}],
+// {"valid":..., "counts":{code:n},
+//  "violations":[{code,message,allocations,mem_id,bytes,lifetime}]
+//  (the last four only when known; bytes [begin,end), lifetime [first,last]),
 //  "buffers":[{mem_id,device,size,lower_bound,high_water,ratio,...}]}.
 std::string FormatJson(const Report& report);
 

@@ -81,12 +81,83 @@ _shared_data = repository_rule(
     local = True,
 )
 
+def _python_impl(rctx):
+    # Debian's python3 with python3-dev and pybind11-dev; optional like
+    # CUDA: without them the module is not built and its tests skip.
+    python = rctx.which("python3") if rctx.attr.python == "" else rctx.path(rctx.attr.python)
+    include = None
+    if python and python.exists:
+        result = rctx.execute([
+            str(python),
+            "-c",
+            "import sysconfig; print(sysconfig.get_paths()['include'])",
+        ])
+        if result.return_code == 0:
+            include = result.stdout.strip()
+    has_python = (include != None and
+                  rctx.path(include + "/Python.h").exists and
+                  rctx.path("/usr/include/pybind11/pybind11.h").exists)
+    if has_python:
+        rctx.symlink(include, "python_include")
+        rctx.symlink("/usr/include/pybind11", "pybind11_include/pybind11")
+        rctx.file("BUILD", """
+package(default_visibility = ["//visibility:public"])
+cc_library(
+    name = "pybind11",
+    hdrs = glob(["python_include/**/*.h", "pybind11_include/**/*.h"]),
+    includes = ["python_include", "pybind11_include"],
+)
+exports_files(["python3"])
+""")
+        rctx.symlink(python, "python3")
+    else:
+        rctx.file("BUILD", """
+package(default_visibility = ["//visibility:public"])
+cc_library(name = "pybind11")
+""")
+    rctx.file("defs.bzl", "HAS_PYBIND11 = %s\nPYTHON3 = %r\n" % (
+        has_python,
+        str(python) if has_python else "",
+    ))
+
+_python = repository_rule(
+    implementation = _python_impl,
+    attrs = {"python": attr.string(default = "/usr/bin/python3")},
+    local = True,
+)
+
+def _coverage_tools_impl(rctx):
+    # Bazel 4 names @remote_coverage_tools in every test; the real one is
+    # downloaded. A copy of memplan's stand-in works from any workspace.
+    src = rctx.path(Label("//third_party/remote_coverage_tools:BUILD")).dirname
+    for f in ["BUILD", "unsupported.sh"]:
+        rctx.symlink(str(src) + "/" + f, f)
+    rctx.file("WORKSPACE", "")
+
+_coverage_tools = repository_rule(implementation = _coverage_tools_impl)
+
 def memplan_dependencies():
+    """Every repository memplan's BUILD files name, from Debian packages.
+
+    Call it from the WORKSPACE of memplan or of any workspace that uses
+    @memplan (local_repository); nothing is downloaded. Repositories the
+    caller already declared are left alone.
+    """
+    existing = native.existing_rules()
+    if "rules_java" not in existing:
+        native.local_repository(
+            name = "rules_java",
+            path = "/usr/share/bazel/rules/java",
+        )
+    if "remote_coverage_tools" not in existing:
+        _coverage_tools(name = "remote_coverage_tools")
+    _python(name = "local_python")
     _rules_cc(name = "rules_cc", path = "/usr/share/bazel/rules/cc")
     native.new_local_repository(
         name = "system_libs",
         path = "/usr",
-        build_file = "//third_party:system_libs.BUILD",
+        # A Label, so that it names memplan's file from any workspace.
+        build_file = str(Label("//third_party:system_libs.BUILD")),
     )
     _cuda(name = "local_cuda")
     _shared_data(name = "shared_data")

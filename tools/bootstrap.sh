@@ -12,6 +12,7 @@ packages=(
   libbenchmark-dev
   libpugixml-dev
   zip unzip python3 python3-yaml
+  python3-dev pybind11-dev
 )
 if [[ "${MEMPLAN_WITH_CHROMIUM:-0}" == 1 ]]; then
   packages+=(chromium)

@@ -25,12 +25,8 @@
 #include "properties/storage_groups.h"
 #include "runtime/bundled_program.h"
 #include "runtime/core/checked_math.h"
-#include "runtime/cpu_allocator.h"
-#include "runtime/cuda_allocator.h"
-#include "runtime/device_allocator_registry.h"
-#include "runtime/loader.h"
+#include "runtime/load_check.h"
 #include "runtime/program.h"
-#include "runtime/simulated_device_allocator.h"
 #include "tools/default_corpus.h"
 
 namespace memplan {
@@ -121,54 +117,11 @@ void Summarize(InputReport& report, const CheckedPlan& checked) {
   }
 }
 
-int GpuCount() {
-  static const int count = [] {
-    Result<int> devices = CudaAllocator::DeviceCount();
-    return devices.ok() ? *devices : 0;
-  }();
-  return count;
-}
-
-// Loads every planned buffer of one method onto its device and checks that
-// each tensor lands inside its own buffer; simulated devices also check
-// their canaries and leaks.
 Error LoadOnAllocators(const Program& program, size_t method_index,
                        const PipelineOptions& options, std::string* detail) {
-  Result<MethodMeta> meta = program.method_meta(method_index);
-  if (!meta.ok()) return meta.error();
-  int max_cuda_index = -1;
-  for (const Device& device : meta->memory_planned_buffer_devices()) {
-    if (device.type == DeviceType::kCuda) {
-      max_cuda_index = std::max<int>(max_cuda_index, device.index);
-    }
-  }
-  DeviceAllocatorRegistry registry;
-  MEMPLAN_RETURN_IF_ERROR(registry.Register(std::make_shared<CpuAllocator>()));
-  *detail = "cpu";
-  std::shared_ptr<SimulatedDeviceAllocator> simulated;
-  if (max_cuda_index >= 0) {
-    if (options.use_gpu && GpuCount() > max_cuda_index) {
-      MEMPLAN_RETURN_IF_ERROR(
-          registry.Register(std::make_shared<CudaAllocator>()));
-      *detail += " + cuda";
-    } else {
-      SimulatedDeviceOptions simulated_options;
-      simulated_options.num_devices = std::max(2, max_cuda_index + 1);
-      simulated_options.capacity_bytes = uint64_t{1} << 36;
-      simulated = std::make_shared<SimulatedDeviceAllocator>(simulated_options);
-      MEMPLAN_RETURN_IF_ERROR(registry.Register(simulated));
-      *detail += " + simulated cuda";
-    }
-  }
-  {
-    Result<LoadedMethod> method =
-        LoadMethod(program, program.method_name(method_index), registry);
-    if (!method.ok()) return method.error();
-    MEMPLAN_RETURN_IF_ERROR(method->CheckTensorsInOwnBuffers());
-    if (simulated) MEMPLAN_RETURN_IF_ERROR(simulated->CheckCanaries());
-  }
-  if (simulated) MEMPLAN_RETURN_IF_ERROR(simulated->CheckNoLeaks());
-  return Error::Ok();
+  LoadCheckOptions load_options;
+  load_options.use_gpu = options.use_gpu;
+  return LoadAndCheckMethod(program, method_index, load_options, detail);
 }
 
 void RecordLoad(InputReport& report, const std::string& label,

@@ -29,26 +29,6 @@ std::string Num(double value) {
   return text;
 }
 
-// Words of a violation message with the punctuation Check puts around ids
-// stripped, so that "x," and "(x)" name x.
-std::vector<std::string> MessageWords(const std::string& message) {
-  std::vector<std::string> words;
-  size_t start = 0;
-  while (start < message.size()) {
-    size_t end = message.find(' ', start);
-    if (end == std::string::npos) end = message.size();
-    std::string word = message.substr(start, end - start);
-    while (!word.empty() && (word.back() == ',' || word.back() == ':' ||
-                             word.back() == ')' || word.back() == ';')) {
-      word.pop_back();
-    }
-    if (!word.empty() && word.front() == '(') word.erase(0, 1);
-    if (!word.empty()) words.push_back(word);
-    start = end + 1;
-  }
-  return words;
-}
-
 // Cuts at a character boundary so the result stays UTF-8.
 std::string Truncate(const std::string& text, size_t max_chars) {
   if (text.size() <= max_chars) return text;
@@ -202,8 +182,8 @@ class SvgWriter {
     }
     for (const Violation& v : report_.violations) {
       bool assigned = false;
-      for (const std::string& word : MessageWords(v.message)) {
-        auto found = buffer_of.find(word);
+      for (const std::string& id : v.allocation_ids) {
+        auto found = buffer_of.find(id);
         if (found != buffer_of.end() && buffer_ids.count(found->second)) {
           by_buffer_[found->second].push_back(&v);
           assigned = true;
@@ -413,9 +393,9 @@ ViolationsByAllocation(const Plan& plan, const Report& report) {
   for (const Allocation& a : plan.allocations) ids.insert(a.id);
   std::map<std::string, std::vector<properties::ViolationCode>> result;
   for (const Violation& v : report.violations) {
-    for (const std::string& word : MessageWords(v.message)) {
-      if (!ids.count(word)) continue;
-      std::vector<properties::ViolationCode>& codes = result[word];
+    for (const std::string& id : v.allocation_ids) {
+      if (!ids.count(id)) continue;
+      std::vector<properties::ViolationCode>& codes = result[id];
       if (std::find(codes.begin(), codes.end(), v.code) == codes.end()) {
         codes.push_back(v.code);
       }

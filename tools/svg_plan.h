@@ -30,8 +30,7 @@ std::string DeviceColor(const Device& device);
 inline constexpr char kViolationFill[] = "#d62728";
 inline constexpr char kViolationStroke[] = "#7f0000";
 
-// Allocation id -> codes of the violations whose message names it (as a
-// whole word, the way properties::Check writes ids).
+// Allocation id -> codes of the violations about it (their allocation_ids).
 std::map<std::string, std::vector<properties::ViolationCode>>
 ViolationsByAllocation(const properties::Plan& plan,
                        const properties::Report& report);

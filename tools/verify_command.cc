@@ -1,6 +1,7 @@
 // memplan verify FILE [--json] [--align N] [--method NAME]: judges a plan
-// (.pte program, MiniMalloc .csv with offsets, memplan .json) with the
-// oracle. Exit code 0 valid, 1 violations, 2 unreadable input or usage.
+// (.pte program, MiniMalloc .csv with offsets, memplan .json, ExecuTorch's
+// memory trace .json) with the oracle. Exit code 0 valid, 1 violations, 2
+// unreadable input or usage.
 #include <algorithm>
 #include <charconv>
 #include <cstdio>
@@ -10,10 +11,8 @@
 #include <utility>
 #include <vector>
 
-#include "properties/check.h"
-#include "properties/csv_plan.h"
 #include "properties/json.h"
-#include "properties/json_plan.h"
+#include "properties/oracle.h"
 #include "properties/program_plans.h"
 #include "properties/report.h"
 #include "runtime/core/checked_math.h"
@@ -27,8 +26,9 @@ constexpr const char* kUsage =
     "usage: memplan verify FILE [--json] [--align N] [--method NAME]\n"
     "                      [--alias-op NAME]...\n"
     "  FILE      a program (.pte), a MiniMalloc CSV with an offset column\n"
-    "            (.csv) or a memplan JSON plan (.json, see\n"
-    "            properties/PLAN_FORMAT.md)\n"
+    "            (.csv), a memplan JSON plan (.json, see\n"
+    "            properties/PLAN_FORMAT.md) or ExecuTorch's activation\n"
+    "            memory trace (.json with traceEvents; offsets needed)\n"
     "  --json    print the report as JSON\n"
     "  --align N every offset must be a multiple of N (a power of two),\n"
     "            on top of each tensor's element size\n"
@@ -51,40 +51,26 @@ int UsageError(const std::string& message) {
   return 2;
 }
 
-bool EndsWith(const std::string& s, const std::string& suffix) {
-  return s.size() >= suffix.size() &&
-         s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
-}
-
+// One reader per format, the oracle API's; a name without a known
+// extension is read as a program.
 Result<std::vector<properties::MethodPlan>> ReadPlans(
     const VerifyArgs& args, const std::string& bytes) {
-  std::vector<properties::MethodPlan> plans;
-  if (EndsWith(args.file, ".csv")) {
-    properties::CsvPlanOptions options;
-    options.alignment = args.align;
-    Result<properties::Plan> plan = properties::PlanFromCsv(bytes, options);
-    if (!plan.ok()) return plan.error();
-    plans.push_back({args.file, std::move(*plan)});
-    return plans;
-  }
-  if (EndsWith(args.file, ".json")) {
-    Result<properties::Plan> plan = properties::PlanFromJson(bytes);
-    if (!plan.ok()) return plan.error();
-    // --align raises every allocation's alignment, as for the other inputs.
-    for (properties::Allocation& a : plan->allocations) {
-      a.alignment = std::max(a.alignment, args.align);
-    }
-    plans.push_back({args.file, std::move(*plan)});
-    return plans;
-  }
-  properties::ProgramPlanOptions options;
-  options.min_alignment = args.align;
+  oracle::ReadOptions options;
+  options.alignment = args.align;
+  options.method = args.method;
   options.alias_ops = args.alias_ops;
-  Result<std::vector<properties::MethodPlan>> methods =
-      properties::ReadProgramPlans(
-          reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size(), options,
-          args.method);
-  return methods;
+  oracle::PlanFormat format = oracle::DetectFormat(args.file, bytes)
+                                  .value_or(oracle::PlanFormat::kProgram);
+  Result<std::vector<oracle::NamedPlan>> read =
+      oracle::ReadPlans(format, bytes, options);
+  if (!read.ok()) return read.error();
+  std::vector<properties::MethodPlan> plans;
+  for (oracle::NamedPlan& named : *read) {
+    // Plans of one-plan formats are named after the file.
+    plans.push_back({named.name.empty() ? args.file : std::move(named.name),
+                     std::move(named.plan)});
+  }
+  return plans;
 }
 
 }  // namespace
