@@ -191,7 +191,12 @@ int RunInspect(int argc, char** argv) {
       return kExitOk;
     } else if (arg == "--json") {
       options.json = true;
-    } else if (arg == "--method" && i + 1 < argc) {
+    } else if (arg == "--method") {
+      if (i + 1 >= argc) {
+        std::fprintf(stderr, "memplan inspect: --method needs a name\n\n");
+        PrintUsage(stderr);
+        return kExitUnusable;
+      }
       options.method = argv[++i];
     } else if (!arg.empty() && arg[0] != '-' && options.file.empty()) {
       options.file = arg;
