@@ -8,7 +8,9 @@
 // (the sweep keeps a conflicting allocation out of its active set, so it
 // does not enumerate pairs hidden behind it); per-buffer lower bound, high
 // water and allocation count must agree; messages are kept up to the limit.
-// An accepted plan also survives PlanToJson -> PlanFromJson unchanged.
+// An accepted plan also survives PlanToJson -> PlanFromJson unchanged. A
+// text the planner's MiniMalloc reader accepts gives one PlanItem per row and
+// survives WriteMinimallocCsv (new offsets) -> ParseMinimallocCsv.
 #include <algorithm>
 #include <array>
 #include <cstdint>
@@ -19,6 +21,7 @@
 #include <string_view>
 #include <vector>
 
+#include "planner/minimalloc_csv.h"
 #include "properties/check.h"
 #include "properties/csv_plan.h"
 #include "properties/json.h"
@@ -354,6 +357,55 @@ void CheckRefusal(const char* reader, const memplan::Error& error,
   }
 }
 
+// The planner's side of the CSV reader: items as the rows say, and the
+// writer's output reads back as the same rows with the offsets written.
+void CheckMinimallocRoundTrip(std::string_view text, uint64_t alignment) {
+  namespace planner = memplan::planner;
+  planner::MinimallocCsvOptions options;
+  options.alignment = alignment;
+  auto problem = planner::ParseMinimallocCsv(text, options);
+  if (!problem.ok()) {
+    CheckRefusal("minimalloc", problem.error(), "line ");
+    return;
+  }
+  const std::vector<memplan::planner::PlanItem> items =
+      planner::ToPlanItems(*problem);
+  if (items.size() != problem->buffers.size()) Fail("minimalloc", "item count");
+  std::vector<uint64_t> offsets;
+  for (size_t i = 0; i < items.size(); ++i) {
+    const planner::MinimallocBuffer& b = problem->buffers[i];
+    if (items[i].size != b.size || items[i].alignment != b.alignment ||
+        items[i].first != b.lower || items[i].last != b.upper - 1) {
+      Fail("minimalloc", "item " + std::to_string(i) + " differs from its row");
+    }
+    offsets.push_back((i & 1) *
+                      b.alignment);  // Never wraps: alignment <= 2^63.
+  }
+  if (planner::WriteMinimallocCsv(*problem, {1}).ok() != (items.size() == 1)) {
+    Fail("minimalloc", "an offsets list of another length was written");
+  }
+  auto written = planner::WriteMinimallocCsv(*problem, offsets);
+  if (!written.ok()) Fail("minimalloc", "write: " + written.error().ToString());
+  auto again = planner::ParseMinimallocCsv(*written, options);
+  if (!again.ok()) {
+    Fail("minimalloc",
+         "written text refused: " + again.error().ToString() + "\n" + *written);
+  }
+  if (!again->has_offset_column ||
+      again->buffers.size() != problem->buffers.size()) {
+    Fail("minimalloc", "written text has other rows");
+  }
+  for (size_t i = 0; i < items.size(); ++i) {
+    const planner::MinimallocBuffer& a = problem->buffers[i];
+    const planner::MinimallocBuffer& b = again->buffers[i];
+    if (a.id != b.id || a.lower != b.lower || a.upper != b.upper ||
+        a.size != b.size || a.alignment != b.alignment ||
+        b.offset != offsets[i]) {
+      Fail("minimalloc", "row " + std::to_string(i) + " changed in the writer");
+    }
+  }
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
@@ -383,5 +435,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   } else {
     CheckRefusal("csv", csv.error(), "csv ");
   }
+  CheckMinimallocRoundTrip(text, uint64_t{1} << (knob & 7));
   return 0;
 }
