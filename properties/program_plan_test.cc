@@ -289,26 +289,8 @@ TEST(ProgramPlanTest, SamePlaceTensorsAMoveDoesNotRelateStayApart) {
 // defined before it and read at the loop's first instruction in every
 // iteration, so t, written later in the body, must not take its bytes.
 TEST(ProgramPlanTest, ALoopCarriedValueLivesThroughTheWholeLoop) {
-  auto build = [](uint64_t t_offset, ProgramBuilder* b) {
-    uint32_t cpu = b->AddBuffer(320);
-    int32_t w = b->AddPlannedTensor(kFloat, {4, 4}, cpu, 0);
-    int32_t x = b->AddPlannedTensor(kFloat, {4, 4}, cpu, 64);
-    int32_t t = b->AddPlannedTensor(kFloat, {4, 4}, cpu, t_offset);
-    int32_t u = b->AddPlannedTensor(kFloat, {4, 4}, cpu, 192);
-    int32_t cond = b->AddPlannedTensor(fb::ScalarType::BOOL, {}, cpu, 256);
-    int32_t op = b->AddOperator("aten::mul");
-    b->AddKernelCall(op, {x, x, w});     // 0: w defined.
-    b->AddKernelCall(op, {w, x, u});     // 1: loop head reads w.
-    b->AddKernelCall(op, {u, u, t});     // 2
-    b->AddKernelCall(op, {t, t, cond});  // 3
-    b->AddJumpFalse(cond, 1);            // 4: back to 1.
-    b->AddKernelCall(op, {x, x, u});     // 5
-    b->SetInputs({x});
-    b->SetOutputs({u});
-  };
   {
-    ProgramBuilder b;
-    build(/*t over w*/ 0, &b);
+    ProgramBuilder b = testing::LoopProgram(/*t over w*/ 0);
     std::vector<uint8_t> bytes;
     Result<Plan> plan = PlanOf(b, &bytes);
     ASSERT_TRUE(plan.ok()) << plan.error().ToString();
@@ -320,8 +302,7 @@ TEST(ProgramPlanTest, ALoopCarriedValueLivesThroughTheWholeLoop) {
     EXPECT_EQ(report.count(ViolationCode::kOverlap), 1u) << FormatText(report);
   }
   {
-    ProgramBuilder b;
-    build(/*t apart*/ 128, &b);
+    ProgramBuilder b = testing::LoopProgram(/*t apart*/ 128);
     std::vector<uint8_t> bytes;
     Result<Plan> plan = PlanOf(b, &bytes);
     ASSERT_TRUE(plan.ok());

@@ -20,21 +20,9 @@ using ::memplan::testing::ProgramBuilder;
 using ::memplan::testing::TensorSpec;
 using ::testing::HasSubstr;
 
-// A small valid program: one CPU buffer of 64 bytes, one CUDA buffer of 64,
-// tensors 0 (cpu) and 1 (cuda:0), an Int at 2, one kernel call.
-ProgramBuilder ValidBuilder() {
-  ProgramBuilder b;
-  b.AddMethod("forward");
-  b.AddBuffer(64);
-  b.AddBuffer(64, Device::Cuda(0));
-  b.AddPlannedTensor(fb::ScalarType::FLOAT, {4, 4}, 1, 0);
-  b.AddPlannedTensor(fb::ScalarType::FLOAT, {4}, 2, 16, Device::Cuda(0));
-  b.AddInt(3);
-  b.AddKernelCall(b.AddOperator("aten::add"), {0, 2, 1});
-  b.SetInputs({0});
-  b.SetOutputs({1});
-  return b;
-}
+// testing::TwoDeviceProgram(): one CPU buffer of 64 bytes, one CUDA buffer
+// of 64, tensors 0 (cpu) and 1 (cuda:0), an Int at 2, one kernel call.
+ProgramBuilder ValidBuilder() { return testing::TwoDeviceProgram(); }
 
 fb::TensorT& TensorAt(ProgramBuilder& b, int value) {
   return *b.method().values[value]->val.AsTensor();

@@ -252,22 +252,9 @@ std::vector<uint8_t> EveryKind() {
   return b.Build();
 }
 
-// The base the hostile programs break: one CPU buffer of 64 bytes, one
-// cuda:0 buffer of 64, tensors 0 (cpu) and 1 (cuda:0), an Int at 2 and one
-// kernel call (runtime/program_hostile_test.cc's ValidBuilder).
-ProgramBuilder HostileBase() {
-  ProgramBuilder b;
-  b.AddMethod("forward");
-  b.AddBuffer(64);
-  b.AddBuffer(64, Device::Cuda(0));
-  b.AddPlannedTensor(fb::ScalarType::FLOAT, {4, 4}, 1, 0);
-  b.AddPlannedTensor(fb::ScalarType::FLOAT, {4}, 2, 16, Device::Cuda(0));
-  b.AddInt(3);
-  b.AddKernelCall(b.AddOperator("aten::add"), {0, 2, 1});
-  b.SetInputs({0});
-  b.SetOutputs({1});
-  return b;
-}
+// The base the hostile programs break (runtime/program_hostile_test.cc's
+// too): two devices, three values, one kernel call.
+ProgramBuilder HostileBase() { return memplan::testing::TwoDeviceProgram(); }
 
 // A program whose only value (or instruction) has a union type that is out
 // of the schema's range or has no table: the object API cannot write these.

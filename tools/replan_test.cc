@@ -232,26 +232,12 @@ TEST(ReplanTest, EachBufferKeepsItsDeviceAndTensors) {
   EXPECT_EQ(WithoutPlan(result->bytes), WithoutPlan(given));
 }
 
-// The loop of properties/program_plan_test.cc: w is read at the loop head
+// testing::LoopProgram: w is read at the loop head
 // in every iteration, so t (live inside one iteration) must not take its
 // bytes, though the straight-line positions say they never meet.
 TEST(ReplanTest, ALoopCarriedValueKeepsItsBytesThroughTheLoop) {
-  ProgramBuilder b;
-  uint32_t cpu = b.AddBuffer(320);
-  int32_t w = b.AddPlannedTensor(kFloat, {4, 4}, cpu, 0);
-  int32_t x = b.AddPlannedTensor(kFloat, {4, 4}, cpu, 64);
-  int32_t t = b.AddPlannedTensor(kFloat, {4, 4}, cpu, 128);
-  int32_t u = b.AddPlannedTensor(kFloat, {4, 4}, cpu, 192);
-  int32_t cond = b.AddPlannedTensor(fb::ScalarType::BOOL, {}, cpu, 256);
-  int32_t op = b.AddOperator("aten::mul");
-  b.AddKernelCall(op, {x, x, w});     // 0: w defined.
-  b.AddKernelCall(op, {w, x, u});     // 1: loop head reads w.
-  b.AddKernelCall(op, {u, u, t});     // 2
-  b.AddKernelCall(op, {t, t, cond});  // 3
-  b.AddJumpFalse(cond, 1);            // 4: back to 1.
-  b.AddKernelCall(op, {x, x, u});     // 5
-  b.SetInputs({x});
-  b.SetOutputs({u});
+  const int32_t w = 0, t = 2, cond = 4;
+  ProgramBuilder b = testing::LoopProgram(/*t apart*/ 128);
   std::vector<uint8_t> given = b.Build();
   ASSERT_EQ(Violations(given), 0u);
   Result<ReplanResult> result = ReplanProgram(given.data(), given.size());

@@ -241,5 +241,40 @@ std::vector<uint8_t> ProgramBuilder::Build() const {
   return bytes.ok() ? std::move(*bytes) : std::vector<uint8_t>();
 }
 
+ProgramBuilder TwoDeviceProgram() {
+  ProgramBuilder b;
+  b.AddMethod("forward");
+  b.AddBuffer(64);
+  b.AddBuffer(64, Device::Cuda(0));
+  b.AddPlannedTensor(fb::ScalarType::FLOAT, {4, 4}, 1, 0);
+  b.AddPlannedTensor(fb::ScalarType::FLOAT, {4}, 2, 16, Device::Cuda(0));
+  b.AddInt(3);
+  b.AddKernelCall(b.AddOperator("aten::add"), {0, 2, 1});
+  b.SetInputs({0});
+  b.SetOutputs({1});
+  return b;
+}
+
+ProgramBuilder LoopProgram(uint64_t t_offset) {
+  constexpr auto kFloat = fb::ScalarType::FLOAT;
+  ProgramBuilder b;
+  uint32_t cpu = b.AddBuffer(320);
+  int32_t w = b.AddPlannedTensor(kFloat, {4, 4}, cpu, 0);
+  int32_t x = b.AddPlannedTensor(kFloat, {4, 4}, cpu, 64);
+  int32_t t = b.AddPlannedTensor(kFloat, {4, 4}, cpu, t_offset);
+  int32_t u = b.AddPlannedTensor(kFloat, {4, 4}, cpu, 192);
+  int32_t cond = b.AddPlannedTensor(fb::ScalarType::BOOL, {}, cpu, 256);
+  int32_t op = b.AddOperator("aten::mul");
+  b.AddKernelCall(op, {x, x, w});     // 0: w defined.
+  b.AddKernelCall(op, {w, x, u});     // 1: loop head reads w.
+  b.AddKernelCall(op, {u, u, t});     // 2
+  b.AddKernelCall(op, {t, t, cond});  // 3
+  b.AddJumpFalse(cond, 1);            // 4: back to 1.
+  b.AddKernelCall(op, {x, x, u});     // 5
+  b.SetInputs({x});
+  b.SetOutputs({u});
+  return b;
+}
+
 }  // namespace testing
 }  // namespace memplan

@@ -113,5 +113,17 @@ class ProgramBuilder {
   uint64_t segment_bytes_ = 0;  // Aligned bytes of the payloads so far.
 };
 
+// A small valid program for tests to break: method "forward", one CPU
+// buffer of 64 bytes, one cuda:0 buffer of 64, tensors 0 (cpu, [4, 4]) and
+// 1 (cuda:0, [4] at 16), an Int at 2 and one kernel call add(0, 2, 1).
+ProgramBuilder TwoDeviceProgram();
+
+// A loop over instructions [1, 4] (JumpFalseCall at 4 back to 1) in one
+// CPU buffer of 320 bytes: w (value 0) is defined before it and read at
+// its head in every iteration, t (value 2, at `t_offset`) lives inside one
+// iteration. t_offset 0 puts t on w's bytes, which only loop widening
+// shows to be an overlap; 128 is a valid place.
+ProgramBuilder LoopProgram(uint64_t t_offset);
+
 }  // namespace testing
 }  // namespace memplan
