@@ -213,6 +213,7 @@ Result<ReplanResult> ReplanProgram(const uint8_t* data, size_t size,
     }
     std::vector<uint64_t> offset_of(tensors.size(), 0);
     std::vector<int64_t> mem_id_of(tensors.size(), 0);
+    const size_t first_buffer = result.buffers.size();  // This method's.
     for (size_t b = 0; b < method.plan.buffers.size(); ++b) {
       const properties::Buffer& buffer = method.plan.buffers[b];
       const uint64_t prefix = prefix_end[buffer.mem_id];
@@ -296,8 +297,8 @@ Result<ReplanResult> ReplanProgram(const uint8_t* data, size_t size,
       info.memory_offset_low = static_cast<uint32_t>(offset_of[p]);
       info.memory_offset_high = static_cast<uint32_t>(offset_of[p] >> 32);
     }
-    for (const ReplannedBuffer& buffer : result.buffers) {
-      if (buffer.method != method.name) continue;
+    for (size_t b = first_buffer; b < result.buffers.size(); ++b) {
+      const ReplannedBuffer& buffer = result.buffers[b];
       plan.non_const_buffer_sizes[static_cast<size_t>(buffer.mem_id)] =
           static_cast<int64_t>(std::min<uint64_t>(buffer.new_size, INT64_MAX));
     }
