@@ -22,7 +22,10 @@ struct StorageGroup {
     size_t allocation;  // Index into Plan::allocations.
     // Bytes above the group's offset: the given distance from the base
     // when it is a valid place inside the base (same buffer, inside, at
-    // the member's alignment), else 0.
+    // the member's alignment), else 0. Which allocations alias is semantic
+    // (the oracle's); where a view sits inside its base is not read from
+    // the operator (0 for ExecuTorch's et_view and in-place outputs, an
+    // argument of slice-like views), so the given plan's place is kept.
     uint64_t delta;
   };
   std::vector<Member> members;  // The base first.
