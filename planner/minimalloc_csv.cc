@@ -26,6 +26,33 @@ enum Column {
 constexpr const char* kColumnNames[kNumColumns] = {
     "id", "lower", "upper", "size", "alignment", "offset", "hint", "gaps"};
 
+// MiniMalloc's older header names (its benchmarks use "buffer,start,end,
+// size"): they name the same columns, except that "end" is the last live
+// time, one less than "upper".
+struct HeaderAlias {
+  const char* name;
+  Column column;
+  bool inclusive_end;
+};
+constexpr HeaderAlias kHeaderAliases[] = {
+    {"buffer", kId, false},   {"buffer_id", kId, false},
+    {"start", kLower, false}, {"begin", kLower, false},
+    {"end", kUpper, true},
+};
+
+// The column a header field names, and whether it is an inclusive "end".
+std::optional<std::pair<Column, bool>> ColumnNamed(std::string_view name) {
+  for (int c = 0; c < kNumColumns; ++c) {
+    if (name == kColumnNames[c]) return std::make_pair(Column(c), false);
+  }
+  for (const HeaderAlias& alias : kHeaderAliases) {
+    if (name == alias.name) {
+      return std::make_pair(alias.column, alias.inclusive_end);
+    }
+  }
+  return std::nullopt;
+}
+
 // A field without its surrounding blanks, and where it starts in its line.
 struct Field {
   std::string_view text;
@@ -119,6 +146,7 @@ Result<MinimallocProblem> ParseMinimallocCsv(
   int column_of[kNumColumns];
   std::fill(column_of, column_of + kNumColumns, -1);
   bool have_header = false;
+  bool inclusive_end = false;  // The header says "end", not "upper".
   std::unordered_map<std::string, size_t> line_of_id;
 
   size_t line_number = 0;
@@ -143,14 +171,20 @@ Result<MinimallocProblem> ParseMinimallocCsv(
     if (!have_header) {
       for (size_t f = 0; f < fields.size(); ++f) {
         problem.header.emplace_back(fields[f].text);
-        for (int c = 0; c < kNumColumns; ++c) {
-          if (fields[f].text != kColumnNames[c]) continue;
-          if (column_of[c] != -1) {
-            return FieldError(line_number, fields[f], kColumnNames[c],
-                              "appears twice in the header");
-          }
-          column_of[c] = static_cast<int>(f);
+        const std::optional<std::pair<Column, bool>> named =
+            ColumnNamed(fields[f].text);
+        if (!named) continue;
+        const Column c = named->first;
+        if (column_of[c] != -1) {
+          return FieldError(line_number, fields[f], kColumnNames[c],
+                            problem.header[column_of[c]] == fields[f].text
+                                ? "appears twice in the header"
+                                : "appears twice in the header (as '" +
+                                      problem.header[column_of[c]] + "' and '" +
+                                      std::string(fields[f].text) + "')");
         }
+        column_of[c] = static_cast<int>(f);
+        if (c == kUpper) inclusive_end = named->second;
       }
       for (int c : {kLower, kUpper, kSize}) {
         if (column_of[c] == -1) {
@@ -170,7 +204,8 @@ Result<MinimallocProblem> ParseMinimallocCsv(
     }
     auto field = [&](Column c) -> const Field& { return fields[column_of[c]]; };
     auto count = [&](Column c, uint64_t max) {
-      return ParseCount(field(c), line_number, kColumnNames[c], max);
+      return ParseCount(field(c), line_number, problem.header[column_of[c]],
+                        max);
     };
 
     if (column_of[kHint] != -1 && !field(kHint).text.empty()) {
@@ -206,13 +241,17 @@ Result<MinimallocProblem> ParseMinimallocCsv(
     }
     Result<uint64_t> lower = count(kLower, kMaxTime);
     if (!lower.ok()) return lower.error();
-    Result<uint64_t> upper = count(kUpper, kMaxTime);
+    Result<uint64_t> upper =
+        count(kUpper, inclusive_end ? kMaxTime - 1 : kMaxTime);
     if (!upper.ok()) return upper.error();
+    if (inclusive_end) *upper += 1;
     if (*lower >= *upper && !options.allow_empty_lifetimes) {
-      return FieldError(
-          line_number, field(kUpper), "upper",
-          std::string(field(kUpper).text) +
-              ", must be > lower = " + std::string(field(kLower).text));
+      const std::string& upper_name = problem.header[column_of[kUpper]];
+      const std::string& lower_name = problem.header[column_of[kLower]];
+      return FieldError(line_number, field(kUpper), upper_name,
+                        std::string(field(kUpper).text) + ", must be " +
+                            (inclusive_end ? ">= " : "> ") + lower_name +
+                            " = " + std::string(field(kLower).text));
     }
     buffer.lower = static_cast<int64_t>(*lower);
     buffer.upper = static_cast<int64_t>(*upper);

@@ -32,6 +32,43 @@ TEST(MinimallocCsvTest, ConvertsHalfOpenLifetimesToInclusive) {
                 Field(&PlanItem::last, 20))));
 }
 
+TEST(MinimallocCsvTest, ReadsMiniMallocsOlderHeaderWithAnInclusiveEnd) {
+  // MiniMalloc's benchmarks: "end" is the last live time.
+  Result<MinimallocProblem> problem =
+      ParseMinimallocCsv("buffer,start,end,size\n0,5,5,8\n1,0,9,3\n");
+  ASSERT_TRUE(problem.ok()) << problem.error().ToString();
+  EXPECT_THAT(problem->buffers,
+              ElementsAre(AllOf(Field(&MinimallocBuffer::id, "0"),
+                                Field(&MinimallocBuffer::lower, 5),
+                                Field(&MinimallocBuffer::upper, 6)),
+                          AllOf(Field(&MinimallocBuffer::id, "1"),
+                                Field(&MinimallocBuffer::lower, 0),
+                                Field(&MinimallocBuffer::upper, 10))));
+  EXPECT_THAT(
+      ToPlanItems(*problem),
+      ElementsAre(
+          AllOf(Field(&PlanItem::first, 5), Field(&PlanItem::last, 5)),
+          AllOf(Field(&PlanItem::first, 0), Field(&PlanItem::last, 9))));
+  Result<MinimallocProblem> begin =
+      ParseMinimallocCsv("buffer_id,begin,upper,size\nx,2,4,1\n");
+  ASSERT_TRUE(begin.ok()) << begin.error().ToString();
+  EXPECT_THAT(begin->buffers,
+              ElementsAre(AllOf(Field(&MinimallocBuffer::id, "x"),
+                                Field(&MinimallocBuffer::lower, 2),
+                                Field(&MinimallocBuffer::upper, 4))));
+  // Errors name the column as the file does.
+  EXPECT_THAT(ErrorOf("buffer,start,end,size\n0,5,4,8\n"),
+              HasSubstr("line 2, column 5 ('end'): 4, must be >= start = 5"));
+  EXPECT_THAT(ErrorOf("buffer,start,end,size\n0,5,x,8\n"),
+              HasSubstr("('end'): \"x\" is not an integer"));
+  EXPECT_THAT(ErrorOf("id,buffer,lower,upper,size\n"),
+              HasSubstr("column 4 ('id'): appears twice in the header (as "
+                        "'id' and 'buffer')"));
+  EXPECT_THAT(ErrorOf("buffer,start,end,size\n0,0,9223372036854775807,1\n"),
+              HasSubstr("('end'): 9223372036854775807 exceeds "
+                        "9223372036854775806"));
+}
+
 TEST(MinimallocCsvTest, WriteAddsAnOffsetColumnAndKeepsRows) {
   Result<MinimallocProblem> problem =
       ParseMinimallocCsv("id,lower,upper,size\r\nb1,0,3,4\r\nb2,3,9,4\r\n");
