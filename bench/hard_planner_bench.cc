@@ -6,6 +6,10 @@
 //
 //   bazel run -c opt //bench:hard_planner_bench -- --max_buffers=500
 //     --exact_seconds=5 [--algos=best_fit,exact] [--benchmark_filter=...]
+//     [--csv=A.csv,B.csv,...]
+//
+// --csv adds MiniMalloc problems (e.g. its benchmarks/asplos2024/*.csv),
+// with the optimum unknown: their ratio is height / lower bound.
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
@@ -21,6 +25,7 @@
 
 #include "bench/hard_problems.h"
 #include "planner/algorithm.h"
+#include "planner/lower_bound.h"
 #include "planner/minimalloc_csv.h"
 #include "planner/suite.h"
 
@@ -33,6 +38,7 @@ struct Flags {
   double exact_seconds = 5.0;
   uint64_t exact_nodes = 1'000'000'000;
   std::vector<std::string> algorithms;  // Empty: all, then "suite".
+  std::vector<std::string> csv_paths;   // More MiniMalloc problems.
 };
 
 struct Outcome {
@@ -172,6 +178,8 @@ void ParseFlags(int* argc, char** argv) {
       flags.exact_nodes = std::strtoull(v, nullptr, 10);
     } else if (const char* v = value("--algos=")) {
       flags.algorithms = SplitCommas(v);
+    } else if (const char* v = value("--csv=")) {
+      flags.csv_paths = SplitCommas(v);
     } else {
       argv[kept++] = argv[i];
     }
@@ -195,6 +203,25 @@ bool ReadInput12(HardProblem* problem) {
   return false;
 }
 
+// A MiniMalloc problem named by its file, optimum unknown (ratios over the
+// lower bound); exits on an unreadable file rather than skipping it.
+HardProblem ReadCsvProblem(const std::string& path) {
+  Result<planner::MinimallocProblem> csv = planner::ReadMinimallocCsvFile(path);
+  if (!csv.ok()) {
+    std::fprintf(stderr, "%s\n", csv.error().ToString().c_str());
+    std::exit(2);
+  }
+  HardProblem problem;
+  const size_t slash = path.find_last_of('/');
+  problem.name =
+      "csv/" + (slash == std::string::npos ? path : path.substr(slash + 1));
+  problem.items = planner::ToPlanItems(*csv);
+  problem.optimum_known = false;
+  problem.lower_bound = planner::LiveBytesLowerBound(problem.items);
+  problem.optimum = problem.lower_bound;
+  return problem;
+}
+
 }  // namespace
 }  // namespace bench
 }  // namespace memplan
@@ -216,6 +243,9 @@ int main(int argc, char** argv) {
   static std::vector<HardProblem> problems = HardSuite(GetFlags().max_buffers);
   HardProblem input12;
   if (ReadInput12(&input12)) problems.insert(problems.begin(), input12);
+  for (const std::string& path : GetFlags().csv_paths) {
+    problems.push_back(ReadCsvProblem(path));
+  }
   for (const HardProblem& problem : problems) {
     for (const std::string& algorithm : algorithms) {
       benchmark::RegisterBenchmark(
