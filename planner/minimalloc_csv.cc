@@ -27,30 +27,42 @@ constexpr const char* kColumnNames[kNumColumns] = {
     "id", "lower", "upper", "size", "alignment", "offset", "hint", "gaps"};
 
 // MiniMalloc's older header names (its benchmarks use "buffer,start,end,
-// size"): they name the same columns, except that "end" is the last live
-// time, one less than "upper".
+// size"). "end" is exclusive, the same as "upper": MiniMalloc's converter
+// adds 1 to it, but its benchmark files are half-open. asplos2024's
+// A.1048576.csv peaks at exactly 1048576 live bytes (the capacity in its
+// name) read half-open, and at 1704960 read inclusive.
 struct HeaderAlias {
   const char* name;
   Column column;
-  bool inclusive_end;
 };
 constexpr HeaderAlias kHeaderAliases[] = {
-    {"buffer", kId, false},   {"buffer_id", kId, false},
-    {"start", kLower, false}, {"begin", kLower, false},
-    {"end", kUpper, true},
+    {"buffer", kId},   {"buffer_id", kId}, {"start", kLower},
+    {"begin", kLower}, {"end", kUpper},
 };
 
-// The column a header field names, and whether it is an inclusive "end".
-std::optional<std::pair<Column, bool>> ColumnNamed(std::string_view name) {
+std::optional<Column> ColumnNamed(std::string_view name) {
   for (int c = 0; c < kNumColumns; ++c) {
-    if (name == kColumnNames[c]) return std::make_pair(Column(c), false);
+    if (name == kColumnNames[c]) return Column(c);
   }
   for (const HeaderAlias& alias : kHeaderAliases) {
-    if (name == alias.name) {
-      return std::make_pair(alias.column, alias.inclusive_end);
-    }
+    if (name == alias.name) return alias.column;
   }
   return std::nullopt;
+}
+
+// "'lower' column (or 'start' or 'begin')": the names a column goes by.
+std::string ColumnAndAliases(Column c) {
+  std::string names = std::string("'") + kColumnNames[c] + "' column";
+  std::vector<const char*> aliases;
+  for (const HeaderAlias& alias : kHeaderAliases) {
+    if (alias.column == c) aliases.push_back(alias.name);
+  }
+  for (size_t i = 0; i < aliases.size(); ++i) {
+    names += i == 0 ? " (or '" : (i + 1 == aliases.size() ? " or '" : ", '");
+    names += std::string(aliases[i]) + "'";
+  }
+  if (!aliases.empty()) names += ")";
+  return names;
 }
 
 // A field without its surrounding blanks, and where it starts in its line.
@@ -146,7 +158,6 @@ Result<MinimallocProblem> ParseMinimallocCsv(
   int column_of[kNumColumns];
   std::fill(column_of, column_of + kNumColumns, -1);
   bool have_header = false;
-  bool inclusive_end = false;  // The header says "end", not "upper".
   std::unordered_map<std::string, size_t> line_of_id;
 
   size_t line_number = 0;
@@ -171,10 +182,9 @@ Result<MinimallocProblem> ParseMinimallocCsv(
     if (!have_header) {
       for (size_t f = 0; f < fields.size(); ++f) {
         problem.header.emplace_back(fields[f].text);
-        const std::optional<std::pair<Column, bool>> named =
-            ColumnNamed(fields[f].text);
+        const std::optional<Column> named = ColumnNamed(fields[f].text);
         if (!named) continue;
-        const Column c = named->first;
+        const Column c = *named;
         if (column_of[c] != -1) {
           return FieldError(line_number, fields[f], kColumnNames[c],
                             problem.header[column_of[c]] == fields[f].text
@@ -184,12 +194,11 @@ Result<MinimallocProblem> ParseMinimallocCsv(
                                       std::string(fields[f].text) + "')");
         }
         column_of[c] = static_cast<int>(f);
-        if (c == kUpper) inclusive_end = named->second;
       }
       for (int c : {kLower, kUpper, kSize}) {
         if (column_of[c] == -1) {
-          return LineError(line_number, std::string("the header has no '") +
-                                            kColumnNames[c] + "' column");
+          return LineError(line_number,
+                           "the header has no " + ColumnAndAliases(Column(c)));
         }
       }
       problem.has_offset_column = column_of[kOffset] != -1;
@@ -241,17 +250,15 @@ Result<MinimallocProblem> ParseMinimallocCsv(
     }
     Result<uint64_t> lower = count(kLower, kMaxTime);
     if (!lower.ok()) return lower.error();
-    Result<uint64_t> upper =
-        count(kUpper, inclusive_end ? kMaxTime - 1 : kMaxTime);
+    Result<uint64_t> upper = count(kUpper, kMaxTime);
     if (!upper.ok()) return upper.error();
-    if (inclusive_end) *upper += 1;
     if (*lower >= *upper && !options.allow_empty_lifetimes) {
       const std::string& upper_name = problem.header[column_of[kUpper]];
       const std::string& lower_name = problem.header[column_of[kLower]];
       return FieldError(line_number, field(kUpper), upper_name,
-                        std::string(field(kUpper).text) + ", must be " +
-                            (inclusive_end ? ">= " : "> ") + lower_name +
-                            " = " + std::string(field(kLower).text));
+                        std::string(field(kUpper).text) + ", must be " + "> " +
+                            lower_name + " = " +
+                            std::string(field(kLower).text));
     }
     buffer.lower = static_cast<int64_t>(*lower);
     buffer.upper = static_cast<int64_t>(*upper);

@@ -3,9 +3,9 @@
 // names the columns, in any order: id, lower, upper, size (required but id),
 // alignment and offset (optional); other columns are kept for output but
 // not read. One buffer a row, lifetime [lower, upper) half-open. MiniMalloc's
-// older names are read too, as its converter reads them: buffer and
-// buffer_id for id, start and begin for lower, and end for the last live
-// time (upper = end + 1; its benchmarks' "buffer,start,end,size"). Lines that
+// older names are read too: buffer and buffer_id for id, start and begin
+// for lower, end for upper (its benchmarks' "buffer,start,end,size"; end is
+// exclusive there too, see minimalloc_csv.cc). Lines that
 // start with '#' are comments; `# buffer_size: N` is read. MiniMalloc's
 // hint and gaps columns are refused where a row fills them in: a planned
 // buffer here is live over one contiguous range and is placed by memplan.
