@@ -967,6 +967,19 @@ Result<Placement> ExactAlgorithm::Place(const std::vector<PlanItem>& items,
                             static_cast<uint32_t>(times.IndexOf(p.last)),
                             static_cast<uint64_t>(p.last - p.first) + 1, i});
   }
+  // Every canonical offset is an aligned sum of sizes, so every height a
+  // search can reach is a multiple of `unit`, the gcd of the sizes and of
+  // the alignments above 1 (sizes in KiB: a unit of 1 KiB). Capacities are
+  // tried in units, and a bound rounds up to one.
+  uint64_t unit = 0;
+  for (const Item& item : search_items) {
+    unit = std::gcd(unit, item.size);
+    if (item.alignment > 1) unit = std::gcd(unit, item.alignment);
+  }
+  if (unit == 0) unit = 1;
+  auto round_up = [unit](uint64_t bytes) {
+    return bytes % unit == 0 ? bytes : bytes + (unit - bytes % unit);
+  };
   // Live bytes bound, and the padded one: in a section, items stack at
   // multiples of the granule, so all but the top one take padded bytes.
   uint64_t lower_bound = LiveBytesLowerBound(items);
@@ -985,6 +998,7 @@ Result<Placement> ExactAlgorithm::Place(const std::vector<PlanItem>& items,
   const uint64_t padded = search.max_section_bytes();
   if (padded >= granule)
     lower_bound = std::max(lower_bound, padded - (granule - 1));
+  lower_bound = round_up(lower_bound);
 
   const Clock::time_point deadline =
       start + std::chrono::duration_cast<Clock::duration>(
@@ -1028,7 +1042,7 @@ Result<Placement> ExactAlgorithm::Place(const std::vector<PlanItem>& items,
       best.offsets = std::move(offsets);
       best.height = PlacementHeight(items, best.offsets);
     } else if (outcome == Outcome::kInfeasible) {
-      proven = std::max(proven, capacity + 1);
+      proven = std::max(proven, round_up(capacity + 1));
     }
     return outcome;
   };
@@ -1036,18 +1050,27 @@ Result<Placement> ExactAlgorithm::Place(const std::vector<PlanItem>& items,
   // (half the budget where the sweep decides it, else a quarter).
   const bool exact_at_bound = search.EverySectionHolds(AlignUp(low, granule));
   if (decide(low, exact_at_bound ? 0.5 : 0.25) != Outcome::kFound) {
-    low = low + 1;
+    low = round_up(low + 1);
   }
-  // Then bisection; a step gets its share of what is left, at least a
-  // quarter, since a step that finds a plan ends early.
-  while (low < best.height && nodes_left > 0 && Clock::now() < deadline) {
-    const uint64_t high = best.height - 1;
-    const uint64_t mid = low + (high - low) / 2;
-    double steps = 1;
-    for (uint64_t span = high - low; span > 0; span /= 2) ++steps;
-    if (decide(mid, std::max(1.0 / steps, 0.25)) != Outcome::kFound) {
-      low = mid + 1;
+  // Then bisection in units; a step gets its share of what is left, at
+  // least a quarter, since a step that finds a plan ends early. A step out
+  // of budget raises the floor too (a guess, not a proof), so a pass that
+  // ends with time left starts again from the proven floor, where every
+  // step now gets more of the time.
+  while (nodes_left > 0 && Clock::now() < deadline) {
+    while (low < best.height && nodes_left > 0 && Clock::now() < deadline) {
+      const uint64_t high = (best.height - 1) / unit;  // In units.
+      const uint64_t low_units = low / unit;
+      if (low_units > high) break;
+      const uint64_t mid = (low_units + (high - low_units) / 2) * unit;
+      double steps = 1;
+      for (uint64_t span = high - low_units; span > 0; span /= 2) ++steps;
+      if (decide(mid, std::max(1.0 / steps, 0.25)) != Outcome::kFound) {
+        low = mid + unit;
+      }
     }
+    if (proven >= best.height) break;
+    low = proven;
   }
   best.lower_bound = std::min(proven, best.height);
   best.proven_optimal = best.height <= proven;
