@@ -14,9 +14,6 @@ namespace memplan {
 namespace cli {
 namespace {
 
-constexpr int kExitOk = 0;
-constexpr int kExitUnusable = 2;
-
 struct Options {
   std::string file;
   std::string method;  // Empty: every method.
