@@ -4,6 +4,39 @@
 
 namespace memplan {
 namespace cli {
+namespace {
+
+std::string Join(const std::vector<std::string>& names) {
+  std::string out;
+  for (const std::string& name : names) {
+    out += (out.empty() ? "" : ", ") + name;
+  }
+  return out;
+}
+
+// Empty when every name in `text` is an algorithm; else what is wrong.
+std::string AlgorithmsProblem(AlgorithmCount count, const std::string& text) {
+  std::vector<std::string> names = ParseAlgorithmList(text);
+  if (names.empty()) return "needs an algorithm name";
+  if (count == AlgorithmCount::kOne && names.size() > 1) {
+    return "takes one algorithm, not '" + text + "'";
+  }
+  for (const std::string& name : names) {
+    if (!planner::MakeAlgorithm(name)) {
+      return "unknown algorithm '" + name +
+             "' (known: " + Join(planner::AlgorithmNames()) + ")";
+    }
+  }
+  return "";
+}
+
+CLI::Validator KnownAlgorithms(AlgorithmCount count) {
+  return CLI::Validator(
+      [count](std::string& text) { return AlgorithmsProblem(count, text); },
+      "");
+}
+
+}  // namespace
 
 std::vector<std::string> ParseAlgorithmList(const std::string& text) {
   if (text == "suite") return planner::AlgorithmNames();
@@ -16,6 +49,35 @@ std::vector<std::string> ParseAlgorithmList(const std::string& text) {
     start = comma + 1;
   }
   return names;
+}
+
+void AddAlgorithmOption(CLI::App& app, AlgorithmCount count,
+                        const std::string& description,
+                        std::vector<std::string>* algorithms) {
+  const bool list = count == AlgorithmCount::kList;
+  auto set = [algorithms](const std::string& text) {
+    *algorithms = ParseAlgorithmList(text);
+  };
+  std::string help = description + "\n(" + Join(planner::AlgorithmNames()) +
+                     (list ? "; suite: all of them)" : ")");
+  CLI::Option* algo = app.add_option_function<std::string>("--algo", set, help)
+                          ->type_name(list ? "NAME[,NAME...]" : "NAME")
+                          ->check(KnownAlgorithms(count));
+  // The spelling `memplan check` used to take, kept for scripts. Listed
+  // apart rather than hidden: CLI11 2.1 leaves a hidden option's name out
+  // of its error messages.
+  auto set_old = [algo, set](const std::string& text) {
+    if (algo->count() > 0) {
+      throw CLI::ValidationError(
+          "--algos", "is the older spelling of --algo; give one of them");
+    }
+    set(text);
+  };
+  app.add_option_function<std::string>("--algos", set_old,
+                                       "the older spelling of --algo")
+      ->type_name(list ? "NAME[,NAME...]" : "NAME")
+      ->check(KnownAlgorithms(count))
+      ->group("Deprecated");
 }
 
 }  // namespace cli

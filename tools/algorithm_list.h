@@ -1,6 +1,7 @@
-// "--algo" / "--algos" values shared by the subcommands.
+// The --algo option, with one spelling and one check for every subcommand.
 #pragma once
 
+#include <CLI/CLI.hpp>
 #include <string>
 #include <vector>
 
@@ -8,9 +9,19 @@ namespace memplan {
 namespace cli {
 
 // "greedy,best_fit" -> {"greedy", "best_fit"}; "suite" -> every algorithm
-// name; empty items are skipped. Unknown names are left for the planner to
-// report, so the message names the algorithm once, in one place.
+// name; empty items are skipped.
 std::vector<std::string> ParseAlgorithmList(const std::string& text);
+
+// How many algorithms a subcommand's --algo takes.
+enum class AlgorithmCount { kOne, kList };
+
+// Adds --algo NAME (kOne) or --algo NAME,NAME,... (kList, "suite" for
+// all) to `app`, and --algos, its older spelling, in a "Deprecated" group.
+// Every name must be one planner::MakeAlgorithm knows; `*algorithms` is set
+// only when either is given.
+void AddAlgorithmOption(CLI::App& app, AlgorithmCount count,
+                        const std::string& description,
+                        std::vector<std::string>* algorithms);
 
 }  // namespace cli
 }  // namespace memplan

@@ -6,13 +6,14 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <optional>
 #include <string>
 #include <vector>
 
-#include "planner/algorithm.h"
 #include "tools/algorithm_list.h"
 #include "tools/check_pipeline.h"
 #include "tools/check_table.h"
+#include "tools/command_line.h"
 #include "tools/commands.h"
 #include "tools/html_report.h"
 
@@ -20,85 +21,49 @@ namespace memplan {
 namespace cli {
 namespace {
 
-constexpr char kUsage[] =
-    "usage: memplan check [PATH ...] [--report DIR] [--json] [--no-times]\n"
-    "                     [--algos a,b,c] [--exact-seconds S] [--no-gpu]\n"
-    "                     [--quiet] [--alias-op NAME]...\n"
-    "\n"
+constexpr char kDescription[] =
+    "Plans, judges, emits, parses and loads every input and prints one table\n"
+    "row per input.\n"
     "PATH: .graph, .pte, .csv (MiniMalloc problem or plan), .json plan, or a\n"
     "folder of them. Without PATH: the embedded example graphs, plus\n"
-    "$MEMPLAN_SHARED_DATA/pte/*.pte and minimalloc/*.csv when set.\n"
-    "--alias-op NAME: a backend's own view operator, for judging programs\n"
-    "(repeatable; see memplan verify --help).\n"
+    "$MEMPLAN_SHARED_DATA/pte/*.pte and minimalloc/*.csv when set.\n";
+
+constexpr char kFooter[] =
     "Exit code: 0 everything holds, 1 a violation or load failure,\n"
-    "2 unreadable input or usage.\n";
+    "2 unreadable input or usage.";
 
 struct Args {
   std::vector<std::string> paths;
   std::string report_dir;
   bool json = false;
-  bool times = true;
+  bool no_times = false;
   bool quiet = false;
+  bool no_gpu = false;
   PipelineOptions pipeline;
 };
 
-int Usage(const std::string& problem) {
-  std::fprintf(stderr, "memplan check: %s\n%s", problem.c_str(), kUsage);
-  return 2;
-}
-
-// Returns an exit code >= 0 to stop with, or -1 to run.
-int ParseArgs(int argc, char** argv, Args* args) {
-  for (int i = 1; i < argc; ++i) {
-    std::string arg = argv[i];
-    auto value = [&](std::string* out) {
-      if (i + 1 >= argc) return false;
-      *out = argv[++i];
-      return true;
-    };
-    std::string text;
-    if (arg == "--help" || arg == "-h") {
-      std::printf("%s", kUsage);
-      return 0;
-    } else if (arg == "--report") {
-      if (!value(&args->report_dir)) return Usage("--report needs a folder");
-    } else if (arg == "--json") {
-      args->json = true;
-    } else if (arg == "--no-times") {
-      args->times = false;
-    } else if (arg == "--quiet") {
-      args->quiet = true;
-    } else if (arg == "--no-gpu") {
-      args->pipeline.use_gpu = false;
-    } else if (arg == "--algos") {
-      if (!value(&text)) return Usage("--algos needs names");
-      args->pipeline.algorithms = ParseAlgorithmList(text);
-      if (args->pipeline.algorithms.empty()) {
-        return Usage("--algos needs names");
-      }
-      for (const std::string& name : args->pipeline.algorithms) {
-        if (!planner::MakeAlgorithm(name)) {
-          return Usage("unknown algorithm '" + name + "'");
-        }
-      }
-    } else if (arg == "--alias-op") {
-      if (!value(&text)) return Usage("--alias-op needs an operator name");
-      args->pipeline.alias_ops.push_back(text);
-    } else if (arg == "--exact-seconds") {
-      char* end = nullptr;
-      if (!value(&text)) return Usage("--exact-seconds needs a number");
-      double seconds = std::strtod(text.c_str(), &end);
-      if (*end != '\0' || !(seconds > 0)) {
-        return Usage("--exact-seconds needs a positive number");
-      }
-      args->pipeline.exact_seconds = seconds;
-    } else if (!arg.empty() && arg[0] == '-') {
-      return Usage("unknown option '" + arg + "'");
-    } else {
-      args->paths.push_back(arg);
-    }
-  }
-  return -1;
+void AddOptions(CLI::App& app, Args* args) {
+  app.add_option("PATH", args->paths, "inputs (default: see above)");
+  app.add_option("--report", args->report_dir,
+                 "write DIR/index.html: the table and an SVG per plan")
+      ->type_name("DIR");
+  app.add_flag("--json", args->json, "print the table as JSON");
+  app.add_flag("--no-times", args->no_times,
+               "leave out timings (output identical across runs)");
+  app.add_flag("--quiet", args->quiet, "no table and no progress");
+  app.add_flag("--no-gpu", args->no_gpu, "never load onto a real GPU");
+  AddAlgorithmOption(app, AlgorithmCount::kList,
+                     "algorithms to plan with (default: all)",
+                     &args->pipeline.algorithms);
+  app.add_option("--exact-seconds", args->pipeline.exact_seconds,
+                 "time budget of the exact algorithm per partition (default 1)")
+      ->type_name("S")
+      ->check(PositiveSeconds());
+  app.add_option("--alias-op", args->pipeline.alias_ops,
+                 "a backend's own view operator, for judging programs\n"
+                 "(repeatable; see memplan verify --help)")
+      ->type_name("NAME")
+      ->allow_extra_args(false);
 }
 
 // A progress line on stderr for terminals and for runs longer than 1 s.
@@ -133,9 +98,12 @@ class Progress {
 }  // namespace
 
 int RunCheck(int argc, char** argv) {
+  CommandLine command_line("check", kDescription, kFooter);
   Args args;
-  int stop = ParseArgs(argc, argv, &args);
-  if (stop >= 0) return stop;
+  AddOptions(command_line.app(), &args);
+  if (std::optional<int> stop = command_line.Parse(argc, argv)) return *stop;
+  const bool times = !args.no_times;
+  args.pipeline.use_gpu = !args.no_gpu;
   std::vector<CheckInput> inputs;
   if (args.paths.empty()) {
     const char* shared = std::getenv("MEMPLAN_SHARED_DATA");
@@ -143,7 +111,7 @@ int RunCheck(int argc, char** argv) {
   } else {
     inputs = ExpandPaths(args.paths);
   }
-  if (inputs.empty()) return Usage("no inputs found");
+  if (inputs.empty()) return command_line.UsageError("no inputs found");
 
   std::vector<InputReport> reports;
   Progress progress(!args.quiet && !args.json);
@@ -158,18 +126,17 @@ int RunCheck(int argc, char** argv) {
   std::vector<std::string> algorithms = AlgorithmsOf(args.pipeline);
   int code = ExitCode(reports);
   if (args.json) {
-    std::fputs(FormatReportsJson(reports, algorithms, args.times).c_str(),
-               stdout);
+    std::fputs(FormatReportsJson(reports, algorithms, times).c_str(), stdout);
   } else if (!args.quiet) {
-    std::fputs(FormatTable(reports, algorithms, args.times).c_str(), stdout);
+    std::fputs(FormatTable(reports, algorithms, times).c_str(), stdout);
   }
   if (!args.report_dir.empty()) {
     HtmlOptions html;
-    html.times = args.times;
+    html.times = times;
     Error written = WriteHtmlReport(args.report_dir, reports, algorithms, html);
     if (!written.ok()) {
       std::fprintf(stderr, "memplan check: %s\n", written.ToString().c_str());
-      return 2;
+      return kExitUnusable;
     }
     if (!args.json) {
       std::printf("report: %s/index.html\n", args.report_dir.c_str());
@@ -178,10 +145,11 @@ int RunCheck(int argc, char** argv) {
   if (!args.json) {
     size_t failing = 0;
     for (const InputReport& report : reports) failing += report.ok() ? 0 : 1;
-    std::printf(
-        "%s: %zu input(s), %s\n", code == 0 ? "OK" : "FAILED", reports.size(),
-        failing == 0 ? "every invariant holds"
-                     : (std::to_string(failing) + " with findings").c_str());
+    std::printf("%s: %zu input(s), %s\n", code == kExitOk ? "OK" : "FAILED",
+                reports.size(),
+                failing == 0
+                    ? "every invariant holds"
+                    : (std::to_string(failing) + " with findings").c_str());
   }
   return code;
 }

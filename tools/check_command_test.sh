@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # End-to-end: `memplan check` and `memplan render` on the binary. Exit
 # codes, violation codes in the table, red rectangles in the SVGs, every
-# SVG well-formed XML (python3's xml.etree), deterministic JSON.
+# SVG well-formed XML (python3's xml.etree), deterministic JSON, --help and
+# bad arguments.
 set -uo pipefail
 memplan="$1"
 source "$(dirname "$0")/test_lib.sh"
@@ -104,5 +105,59 @@ import sys, xml.etree.ElementTree as ET
 for p in sys.argv[1:]:
     ET.parse(p)
 ' "${tmp}/a.svg" "${tmp}/naive.svg" "${tmp}/overlap.svg" || fail "render XML"
+
+# 6. check's command line: --help, bad arguments exit 2 naming the problem;
+# --algos (the older spelling) and --algo choose the same algorithms.
+cnn="examples/graphs/small_cnn.graph"
+expect_help check "Usage: memplan check [OPTIONS] [PATH...]"
+expect_in "--algo NAME[,NAME...]" "${tmp}/out"
+expect_usage_error check "${cnn}" --bogus
+expect_in "unknown option '--bogus'" "${tmp}/err"
+expect_usage_error check "${cnn}" --report
+expect_in "--report: 1 required DIR missing" "${tmp}/err"
+expect_usage_error check "${cnn}" --alias-op
+expect_in "--alias-op: 1 required NAME missing" "${tmp}/err"
+expect_usage_error check "${cnn}" --exact-seconds 0
+expect_in "--exact-seconds: must be a positive number" "${tmp}/err"
+expect_usage_error check "${cnn}" --algo greedy,nope
+expect_in "--algo: unknown algorithm 'nope'" "${tmp}/err"
+expect_usage_error check "${cnn}" --algos ,
+expect_in "--algos: needs an algorithm name" "${tmp}/err"
+expect_usage_error check "${cnn}" --algo greedy --algos naive
+expect_in "--algos: is the older spelling of --algo" "${tmp}/err"
+mkdir -p "${tmp}/empty"
+expect_usage_error check "${tmp}/empty"
+expect_in "no inputs found" "${tmp}/err"
+expect_rc 0 "${memplan}" check --json --no-times --algo greedy,naive "${cnn}"
+cp "${tmp}/out" "${tmp}/algo.json"
+expect_in '"greedy"' "${tmp}/algo.json"
+expect_rc 0 "${memplan}" check --json --no-times --algos greedy,naive "${cnn}"
+cmp -s "${tmp}/out" "${tmp}/algo.json" || fail "--algos differs from --algo"
+# A repeatable option takes one value: the path after it stays a path.
+expect_rc 0 "${memplan}" check --no-times --alias-op my::view "${cnn}"
+expect_in "OK: 1 input(s)" "${tmp}/out"
+
+# 7. render's command line: nothing is drawn on a usage error.
+expect_help render "Usage: memplan render [OPTIONS] FILE"
+rm -f "${tmp}/u.svg"
+expect_usage_error render "${graph}" -o "${tmp}/u.svg" --bogus
+expect_in "unknown option '--bogus'" "${tmp}/err"
+expect_usage_error render "${graph}" -o
+expect_in "--output: 1 required PLAN.svg missing" "${tmp}/err"
+expect_usage_error render "${graph}" -o "${tmp}/u.svg" --algo
+expect_in "--algo: 1 required NAME missing" "${tmp}/err"
+expect_usage_error render "${graph}" -o "${tmp}/u.svg" --algo nope
+expect_in "--algo: unknown algorithm 'nope'" "${tmp}/err"
+expect_usage_error render "${graph}" -o "${tmp}/u.svg" --algo suite
+expect_in "--algo: takes one algorithm, not 'suite'" "${tmp}/err"
+expect_usage_error render "${graph}"
+expect_in "--output is required" "${tmp}/err"
+expect_usage_error render -o "${tmp}/u.svg"
+expect_in "FILE is required" "${tmp}/err"
+expect_usage_error render "${graph}" "${cnn}" -o "${tmp}/u.svg"
+expect_in "unexpected argument '${cnn}'" "${tmp}/err"
+[[ -e "${tmp}/u.svg" ]] && fail "render wrote an SVG on a usage error"
+expect_rc 0 "${memplan}" render "${graph}" --algos naive -o "${tmp}/u.svg"
+cmp -s "${tmp}/u.svg" "${tmp}/naive.svg" || fail "--algos differs from --algo"
 
 finish

@@ -27,6 +27,7 @@
 #include "runtime/core/checked_math.h"
 #include "runtime/load_check.h"
 #include "runtime/program.h"
+#include "tools/commands.h"
 #include "tools/default_corpus.h"
 
 namespace memplan {
@@ -553,10 +554,10 @@ InputReport CheckGivenPlan(const std::string& name, InputKind kind,
 }
 
 int ExitCode(const std::vector<InputReport>& reports) {
-  int code = 0;
+  int code = kExitOk;
   for (const InputReport& report : reports) {
-    if (!report.readable) return 2;
-    if (!report.ok()) code = 1;
+    if (!report.readable) return kExitUnusable;
+    if (!report.ok()) code = kExitFindings;
   }
   return code;
 }

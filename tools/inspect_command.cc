@@ -3,19 +3,18 @@
 #include <cstdio>
 #include <fstream>
 #include <iterator>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "runtime/bundled_program.h"
 #include "runtime/program.h"
+#include "tools/command_line.h"
 #include "tools/commands.h"
 
 namespace memplan {
 namespace cli {
 namespace {
-
-constexpr int kExitOk = 0;
-constexpr int kExitUnusable = 2;
 
 struct Options {
   std::string file;
@@ -23,15 +22,12 @@ struct Options {
   bool json = false;
 };
 
-void PrintUsage(FILE* out) {
-  std::fprintf(out,
-               "usage: memplan inspect FILE [--json] [--method NAME]\n"
-               "  Verifies and validates an ET12 program (.pte, or the "
-               "program in a .bpte)\n"
-               "  and prints its methods, planned buffers and planned "
-               "tensors.\n"
-               "  Exit: 0 ok, 2 unreadable or invalid.\n");
-}
+constexpr char kDescription[] =
+    "Verifies and validates an ET12 program (.pte, or the program in a .bpte)\n"
+    "and prints its methods, planned buffers and planned tensors.\n";
+
+constexpr char kFooter[] =
+    "Exit code: 0 ok, 2 unreadable or invalid, or usage.";
 
 std::string JsonString(const std::string& s) {
   std::string out = "\"";
@@ -183,34 +179,15 @@ int ReportError(const Options& options, const Error& error) {
 }  // namespace
 
 int RunInspect(int argc, char** argv) {
+  CommandLine command_line("inspect", kDescription, kFooter);
   Options options;
-  for (int i = 1; i < argc; ++i) {
-    std::string arg = argv[i];
-    if (arg == "--help" || arg == "-h") {
-      PrintUsage(stdout);
-      return kExitOk;
-    } else if (arg == "--json") {
-      options.json = true;
-    } else if (arg == "--method") {
-      if (i + 1 >= argc) {
-        std::fprintf(stderr, "memplan inspect: --method needs a name\n\n");
-        PrintUsage(stderr);
-        return kExitUnusable;
-      }
-      options.method = argv[++i];
-    } else if (!arg.empty() && arg[0] != '-' && options.file.empty()) {
-      options.file = arg;
-    } else {
-      std::fprintf(stderr, "memplan inspect: unexpected argument '%s'\n\n",
-                   arg.c_str());
-      PrintUsage(stderr);
-      return kExitUnusable;
-    }
-  }
-  if (options.file.empty()) {
-    PrintUsage(stderr);
-    return kExitUnusable;
-  }
+  CLI::App& app = command_line.app();
+  app.add_option("FILE", options.file, "the program")->required();
+  app.add_flag("--json", options.json, "print the program as JSON");
+  app.add_option("--method", options.method,
+                 "show only this method (default: all)")
+      ->type_name("NAME");
+  if (std::optional<int> stop = command_line.Parse(argc, argv)) return *stop;
   std::ifstream in(options.file, std::ios::binary);
   if (!in) {
     return ReportError(

@@ -40,17 +40,17 @@ void PrintUsage(FILE* out) {
 int main(int argc, char** argv) {
   if (argc < 2) {
     PrintUsage(stderr);
-    return 2;
+    return memplan::cli::kExitUsage;
   }
   std::string command = argv[1];
   if (command == "--help" || command == "-h" || command == "help") {
     PrintUsage(stdout);
-    return 0;
+    return memplan::cli::kExitOk;
   }
   for (const Subcommand& sub : kSubcommands) {
     if (command == sub.name) return sub.run(argc - 1, argv + 1);
   }
   std::fprintf(stderr, "memplan: unknown command '%s'\n\n", command.c_str());
   PrintUsage(stderr);
-  return 2;
+  return memplan::cli::kExitUsage;
 }

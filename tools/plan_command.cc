@@ -1,13 +1,13 @@
 // memplan plan: plans a graph (planner/GRAPH_FORMAT.md) and emits an ET12
 // program, solves a MiniMalloc CSV problem and writes its solution, or
 // re-plans a real ExecuTorch program (.pte/.bpte) in place.
-#include <cerrno>
 #include <cstdio>
-#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <iterator>
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "planner/emitter.h"
@@ -16,8 +16,8 @@
 #include "planner/memory_planner.h"
 #include "planner/minimalloc_csv.h"
 #include "planner/suite.h"
-#include "runtime/core/checked_math.h"
 #include "tools/algorithm_list.h"
+#include "tools/command_line.h"
 #include "tools/commands.h"
 #include "tools/replan.h"
 
@@ -25,20 +25,15 @@ namespace memplan {
 namespace cli {
 namespace {
 
-constexpr char kUsage[] =
-    "usage: memplan plan GRAPH [--algo NAME] [--align N] [--padding N]\n"
-    "                   [--no-device-planning] [--capacity DEVICE=BYTES]...\n"
-    "                   [--no-plan-inputs] [--no-plan-outputs]\n"
-    "                   [--no-plan-mutable-buffers] [-o FILE.pte]\n"
-    "       memplan plan --csv PROBLEM.csv [--algo NAME] [--align N]\n"
-    "                   [-o SOLUTION.csv]\n"
-    "       memplan plan PROGRAM.pte|PROGRAM.bpte [--algo NAME] [--align N]\n"
-    "                   [--allow-larger] [-o OUT.pte]\n"
-    "\n"
-    "NAME: naive | greedy | best_fit | multi_fit | exact | suite |\n"
-    "      a,comma,list\n"
-    "(default greedy for graphs and CSV, multi_fit for programs; suite runs\n"
-    "every algorithm and keeps the smallest).\n"
+constexpr char kDescription[] =
+    "Plans a graph (planner/GRAPH_FORMAT.md) and emits an ET12 program,\n"
+    "solves a MiniMalloc CSV problem, or re-plans an ExecuTorch program:\n"
+    "  memplan plan GRAPH [--algo NAME] [--align N] [graph options]\n"
+    "               [-o FILE.pte]\n"
+    "  memplan plan --csv PROBLEM.csv [--algo NAME] [--align N]\n"
+    "               [-o SOLUTION.csv]\n"
+    "  memplan plan PROGRAM.pte|PROGRAM.bpte [--algo NAME] [--align N]\n"
+    "               [--allow-larger] [-o OUT.pte]\n"
     "A CSV's alignment column is honoured; --align N is the alignment of\n"
     "rows without one (default 1). The solution adds an offset column.\n"
     "A program (an ExecuTorch .pte, or the program inside a .bpte) is\n"
@@ -48,34 +43,82 @@ constexpr char kUsage[] =
     "non_const_buffer_sizes change. A plan larger than the given one is\n"
     "refused (exit 1) unless --allow-larger. Without -o nothing is written.\n";
 
+constexpr char kFooter[] =
+    "Exit code: 0 planned, 1 the plan does not fit a device's capacity or\n"
+    "a larger plan was refused, 2 unreadable input or usage.";
+
+constexpr char kGraphOptions[] = "Graph options";
+
 struct Args {
   std::string input;
+  std::string csv_input;
   bool csv = false;
-  bool program = false;     // A .pte/.bpte to re-plan.
-  bool algo_given = false;  // Programs default to multi_fit.
+  bool program = false;  // A .pte/.bpte to re-plan.
   bool allow_larger = false;
-  std::vector<std::string> graph_only;  // Graph flags given (for errors).
   std::string output;
-  std::vector<std::string> algorithms = {"greedy"};
+  std::vector<std::string> algorithms;  // Empty: the kind's default.
+  bool algo_given = false;              // Programs default to multi_fit.
   bool align_given = false;  // A CSV's default alignment is 1, not 16.
+  std::vector<std::string> capacities;  // DEVICE=BYTES, in order.
+  bool no_device_planning = false;
+  bool no_plan_inputs = false;
+  bool no_plan_outputs = false;
+  bool no_plan_mutable_buffers = false;
   planner::PlanOptions options;
 };
 
-int Usage(const std::string& problem) {
-  if (!problem.empty())
-    std::fprintf(stderr, "memplan plan: %s\n", problem.c_str());
-  std::fprintf(stderr, "%s", kUsage);
-  return 2;
+CLI::Validator Capacity() {
+  return CLI::Validator(
+      [](std::string& text) -> std::string {
+        Result<std::pair<Device, uint64_t>> capacity =
+            planner::ParseCapacity(text);
+        return capacity.ok() ? "" : capacity.error().message();
+      },
+      "");
 }
 
-bool ParseUint(const std::string& text, uint64_t* out) {
-  if (text.empty() || text[0] == '-') return false;
-  char* end = nullptr;
-  errno = 0;
-  unsigned long long value = std::strtoull(text.c_str(), &end, 10);
-  if (errno != 0 || *end != '\0') return false;
-  *out = value;
-  return true;
+void AddOptions(CLI::App& app, Args* args) {
+  app.add_option("INPUT", args->input, "a graph or a program (see above)")
+      ->type_name("GRAPH|PROGRAM");
+  app.add_option("--csv", args->csv_input, "a MiniMalloc problem to solve")
+      ->type_name("PROBLEM.csv");
+  app.add_option("-o,--output", args->output,
+                 "the program or solution to write")
+      ->type_name("FILE");
+  AddAlgorithmOption(app, AlgorithmCount::kList,
+                     "default greedy for graphs and CSV, multi_fit for\n"
+                     "programs; several: the smallest plan is kept",
+                     &args->algorithms);
+  app.add_option("--align", args->options.alignment,
+                 "the alignment of every offset (default 16; a CSV's rows\n"
+                 "without an alignment column: 1)")
+      ->type_name("N")
+      ->check(PowerOfTwo());
+  app.add_flag("--allow-larger", args->allow_larger,
+               "write a re-planned program even when it is larger");
+  app.add_option("--padding", args->options.buffer_padding,
+                 "extra bytes at the end of each used buffer")
+      ->type_name("N")
+      ->check(ByteCount())
+      ->group(kGraphOptions);
+  app.add_option("--capacity", args->capacities,
+                 "a device's size limit (repeatable), e.g. cuda:0=1048576")
+      ->type_name("DEVICE=BYTES")
+      ->allow_extra_args(false)
+      ->check(Capacity())
+      ->group(kGraphOptions);
+  app.add_flag("--no-device-planning", args->no_device_planning,
+               "one buffer for every device's tensors")
+      ->group(kGraphOptions);
+  app.add_flag("--no-plan-inputs", args->no_plan_inputs,
+               "leave the graph's inputs unplanned")
+      ->group(kGraphOptions);
+  app.add_flag("--no-plan-outputs", args->no_plan_outputs,
+               "leave the graph's outputs unplanned")
+      ->group(kGraphOptions);
+  app.add_flag("--no-plan-mutable-buffers", args->no_plan_mutable_buffers,
+               "leave the graph's mutable buffers unplanned")
+      ->group(kGraphOptions);
 }
 
 // An ExecuTorch program or bundled program, by extension or by the file
@@ -93,87 +136,53 @@ bool IsProgramFile(const std::string& path) {
          std::memcmp(head + 4, "BP08", 4) == 0;
 }
 
-// Returns an exit code >= 0 on a usage error, -1 when args are complete.
-int ParseArgs(int argc, char** argv, Args* args) {
-  for (int i = 1; i < argc; ++i) {
-    std::string arg = argv[i];
-    auto value = [&](std::string* out) {
-      if (i + 1 >= argc) return false;
-      *out = argv[++i];
-      return true;
-    };
-    std::string text;
-    if (arg == "--help" || arg == "-h") {
-      std::printf("%s", kUsage);
-      return 0;
-    } else if (arg == "--csv") {
-      if (!value(&args->input)) return Usage("--csv needs a file");
-      args->csv = true;
-    } else if (arg == "-o" || arg == "--output") {
-      if (!value(&args->output)) return Usage(arg + " needs a file");
-    } else if (arg == "--algo") {
-      if (!value(&text)) return Usage("--algo needs a name");
-      args->algorithms = ParseAlgorithmList(text);
-      if (args->algorithms.empty()) return Usage("--algo needs a name");
-      args->algo_given = true;
-    } else if (arg == "--allow-larger") {
-      args->allow_larger = true;
-    } else if (arg == "--align") {
-      if (!value(&text) || !ParseUint(text, &args->options.alignment) ||
-          !IsPowerOfTwo(args->options.alignment)) {
-        return Usage("--align needs a power of two");
+// What CLI11 cannot check: one input, and options that fit its kind.
+// Returns the exit code to stop with, or nullopt to run.
+std::optional<int> CheckArgs(const CommandLine& command_line,
+                             const CLI::App& app, Args* args) {
+  args->csv = app.count("--csv") > 0;
+  if (args->csv && !args->input.empty()) {
+    return command_line.UsageError("more than one input ('" + args->input +
+                                   "', --csv '" + args->csv_input + "')");
+  }
+  if (args->csv) args->input = args->csv_input;
+  if (args->input.empty()) {
+    return command_line.UsageError("no input graph or --csv file");
+  }
+  args->program = !args->csv && IsProgramFile(args->input);
+  if (args->program) {
+    for (const CLI::Option* option : app.parse_order()) {
+      if (option->get_group() == kGraphOptions) {
+        return command_line.UsageError(
+            option->get_name() +
+            " applies to graphs; a program keeps its buffers");
       }
-      args->align_given = true;
-    } else if (arg == "--padding") {
-      args->graph_only.push_back(arg);
-      if (!value(&text) || !ParseUint(text, &args->options.buffer_padding)) {
-        return Usage("--padding needs a byte count");
-      }
-    } else if (arg == "--capacity") {
-      args->graph_only.push_back(arg);
-      if (!value(&text)) return Usage("--capacity needs DEVICE=BYTES");
-      Result<std::pair<Device, uint64_t>> capacity =
-          planner::ParseCapacity(text);
-      if (!capacity.ok()) return Usage(capacity.error().message());
-      args->options.capacity[capacity->first] = capacity->second;
-    } else if (arg == "--no-device-planning") {
-      args->graph_only.push_back(arg);
-      args->options.device_planning = false;
-    } else if (arg == "--no-plan-inputs") {
-      args->graph_only.push_back(arg);
-      args->options.lifetimes.plan_inputs = false;
-    } else if (arg == "--no-plan-outputs") {
-      args->graph_only.push_back(arg);
-      args->options.lifetimes.plan_outputs = false;
-    } else if (arg == "--no-plan-mutable-buffers") {
-      args->graph_only.push_back(arg);
-      args->options.lifetimes.plan_mutable_buffers = false;
-    } else if (!arg.empty() && arg[0] == '-') {
-      return Usage("unknown option '" + arg + "'");
-    } else if (args->input.empty()) {
-      args->input = arg;
-    } else {
-      return Usage("more than one input ('" + args->input + "', '" + arg +
-                   "')");
     }
   }
-  if (args->input.empty()) return Usage("no input graph or --csv file");
-  args->program = !args->csv && IsProgramFile(args->input);
-  if (args->program && !args->graph_only.empty()) {
-    return Usage(args->graph_only.front() +
-                 " applies to graphs; a program keeps its buffers");
-  }
   if (args->allow_larger && !args->program) {
-    return Usage("--allow-larger applies to programs (.pte/.bpte)");
+    return command_line.UsageError(
+        "--allow-larger applies to programs (.pte/.bpte)");
   }
+  args->algo_given = !args->algorithms.empty();
+  if (!args->algo_given) args->algorithms = {"greedy"};
   args->options.algorithms = args->algorithms;
-  return -1;
+  args->align_given = app.count("--align") > 0;
+  for (const std::string& text : args->capacities) {
+    Result<std::pair<Device, uint64_t>> capacity = planner::ParseCapacity(text);
+    args->options.capacity[capacity->first] = capacity->second;  // Checked.
+  }
+  args->options.device_planning = !args->no_device_planning;
+  args->options.lifetimes.plan_inputs = !args->no_plan_inputs;
+  args->options.lifetimes.plan_outputs = !args->no_plan_outputs;
+  args->options.lifetimes.plan_mutable_buffers = !args->no_plan_mutable_buffers;
+  return std::nullopt;
 }
 
 int Fail(const Error& error) {
   std::fprintf(stderr, "memplan plan: %s\n", error.ToString().c_str());
   // A plan that does not fit a device is a finding; anything else is input.
-  return error.code() == ErrorCode::kResourceExhausted ? 1 : 2;
+  return error.code() == ErrorCode::kResourceExhausted ? kExitFindings
+                                                       : kExitUnusable;
 }
 
 double Ratio(uint64_t size, uint64_t bound) {
@@ -205,13 +214,13 @@ int RunGraph(const Args& args) {
                   stats.error.empty() ? "" : " error: ", stats.error.c_str());
     }
   }
-  if (args.output.empty()) return 0;
+  if (args.output.empty()) return kExitOk;
   Result<std::vector<uint8_t>> bytes = planner::EmitProgram(*graph, *plan);
   if (!bytes.ok()) return Fail(bytes.error());
   Error written = planner::WriteFile(args.output, *bytes);
   if (!written.ok()) return Fail(written);
   std::printf("wrote %s (%zu bytes)\n", args.output.c_str(), bytes->size());
-  return 0;
+  return kExitOk;
 }
 
 int RunCsv(const Args& args) {
@@ -241,7 +250,7 @@ int RunCsv(const Args& args) {
   if (!csv.ok()) return Fail(csv.error());
   if (args.output.empty()) {
     std::fputs(csv->c_str(), stdout);
-    return 0;
+    return kExitOk;
   }
   Error written = planner::WriteFile(
       args.output, std::vector<uint8_t>(csv->begin(), csv->end()));
@@ -249,7 +258,7 @@ int RunCsv(const Args& args) {
   std::printf("wrote %s (best: %s, height %llu)\n", args.output.c_str(),
               suite->best_name.c_str(),
               static_cast<unsigned long long>(suite->best.height));
-  return 0;
+  return kExitOk;
 }
 
 std::string Percent(uint64_t saved, uint64_t given) {
@@ -316,26 +325,31 @@ int RunProgram(const Args& args) {
     std::fprintf(stderr,
                  "memplan plan: not written: %s; --allow-larger writes it\n",
                  result->refusal.c_str());
-    return 1;
+    return kExitFindings;
   }
   if (args.output.empty()) {
     std::printf("(no -o: nothing written)\n");
-    return 0;
+    return kExitOk;
   }
   Error written = planner::WriteFile(args.output, result->bytes);
   if (!written.ok()) return Fail(written);
   std::printf("wrote %s (%zu bytes%s); it loads and verifies valid\n",
               args.output.c_str(), result->bytes.size(),
               result->bundled_input ? ", the program without its bundle" : "");
-  return 0;
+  return kExitOk;
 }
 
 }  // namespace
 
 int RunPlan(int argc, char** argv) {
+  CommandLine command_line("plan", kDescription, kFooter);
   Args args;
-  int usage = ParseArgs(argc, argv, &args);
-  if (usage >= 0) return usage;
+  AddOptions(command_line.app(), &args);
+  if (std::optional<int> stop = command_line.Parse(argc, argv)) return *stop;
+  if (std::optional<int> stop =
+          CheckArgs(command_line, command_line.app(), &args)) {
+    return *stop;
+  }
   if (args.csv) return RunCsv(args);
   return args.program ? RunProgram(args) : RunGraph(args);
 }

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # End-to-end: `memplan plan` on graphs and on programs (re-planning), with
-# exit codes, the refusal of a larger plan, and bad arguments.
+# exit codes, the refusal of a larger plan, --help and bad arguments.
 set -uo pipefail
 memplan="$1"
 graphs="$2"
@@ -58,20 +58,47 @@ expect_rc 0 "${memplan}" inspect "${tmp}/cf4096.pte"
 expect_rc 0 "${memplan}" verify "${tmp}/cf4096.pte"
 
 # Bad arguments and bad inputs: exit 2 with a message.
-expect_rc 2 "${memplan}" plan "${tmp}/naive.pte" --padding 4
+expect_usage_error plan "${tmp}/naive.pte" --padding 4
 expect_in "--padding applies to graphs" "${tmp}/err"
-expect_rc 2 "${memplan}" plan "${tmp}/naive.pte" --align 3
+expect_usage_error plan "${tmp}/naive.pte" --no-plan-inputs --capacity cpu=64
+expect_in "--no-plan-inputs applies to graphs" "${tmp}/err"
+expect_usage_error plan "${tmp}/naive.pte" --align 3
 expect_in "power of two" "${tmp}/err"
-expect_rc 2 "${memplan}" plan "${tmp}/naive.pte" --algo
-expect_rc 2 "${memplan}" plan "${tmp}/naive.pte" --algo no_such_algo
-expect_rc 2 "${memplan}" plan "${graphs}/small_cnn.graph" --allow-larger
+expect_usage_error plan "${tmp}/naive.pte" --algo
+expect_in "--algo: 1 required NAME[,NAME...] missing" "${tmp}/err"
+expect_usage_error plan "${tmp}/naive.pte" --algo no_such_algo
+expect_in "--algo: unknown algorithm 'no_such_algo' (known: naive," "${tmp}/err"
+expect_usage_error plan "${graphs}/small_cnn.graph" --allow-larger
 expect_in "--allow-larger applies to programs" "${tmp}/err"
+expect_usage_error plan "${graphs}/small_cnn.graph" --bogus
+expect_in "unknown option '--bogus'" "${tmp}/err"
+expect_usage_error plan "${graphs}/small_cnn.graph" -o
+expect_in "--output: 1 required FILE missing" "${tmp}/err"
+expect_usage_error plan --csv
+expect_in "--csv: 1 required PROBLEM.csv missing" "${tmp}/err"
+expect_usage_error plan "${graphs}/small_cnn.graph" --padding -1
+expect_in "--padding: must be a byte count" "${tmp}/err"
+expect_usage_error plan "${graphs}/small_cnn.graph" --capacity cpu=lots
+expect_in "--capacity: capacity 'cpu=lots'" "${tmp}/err"
+expect_usage_error plan "${graphs}/small_cnn.graph" "${graphs}/control_flow.graph"
+expect_in "unexpected argument '${graphs}/control_flow.graph'" "${tmp}/err"
+expect_usage_error plan "${graphs}/small_cnn.graph" --csv "${tmp}/p.csv"
+expect_in "more than one input" "${tmp}/err"
 expect_rc 2 "${memplan}" plan "${tmp}/missing.pte"
 printf 'not a program at all' >"${tmp}/junk.pte"
 expect_rc 2 "${memplan}" plan "${tmp}/junk.pte"
-expect_rc 2 "${memplan}" plan
-expect_rc 0 "${memplan}" plan --help
+expect_usage_error plan
+expect_in "no input graph or --csv file" "${tmp}/err"
+expect_help plan "Usage: memplan plan [OPTIONS] [INPUT]"
 expect_in "PROGRAM.pte|PROGRAM.bpte" "${tmp}/out"
+
+# --algos, the older spelling, plans the same; not both at once.
+expect_rc 0 "${memplan}" plan "${graphs}/multi_device.graph" --algos naive \
+  -o "${tmp}/naive_algos.pte"
+cmp -s "${tmp}/naive.pte" "${tmp}/naive_algos.pte" ||
+  fail "--algos naive differs from --algo naive"
+expect_usage_error plan "${graphs}/small_cnn.graph" --algo naive --algos greedy
+expect_in "--algos: is the older spelling of --algo" "${tmp}/err"
 
 # The real programs in ../shared/data, where present.
 if [[ -d "${pte_dir}" ]]; then

@@ -2,9 +2,13 @@
 // per buffer, violations in red).
 #include <cstdio>
 #include <fstream>
+#include <optional>
 #include <string>
+#include <vector>
 
+#include "tools/algorithm_list.h"
 #include "tools/check_pipeline.h"
+#include "tools/command_line.h"
 #include "tools/commands.h"
 #include "tools/svg_plan.h"
 
@@ -12,48 +16,36 @@ namespace memplan {
 namespace cli {
 namespace {
 
-constexpr char kUsage[] =
-    "usage: memplan render FILE -o PLAN.svg [--algo NAME]\n"
-    "\n"
-    "FILE: a .graph (planned with --algo, default best_fit), a .pte (its\n"
-    "first method, or --method NAME), a .csv (a MiniMalloc plan, or a problem\n"
-    "placed with --algo) or a .json plan. Exit code 1 when the oracle finds\n"
-    "a violation in the drawn plan (it is drawn all the same).\n";
+constexpr char kDescription[] =
+    "Draws one plan as SVG: time on x, offset on y, a panel per buffer,\n"
+    "violations in red. FILE: a .graph (planned with --algo), a .pte (its\n"
+    "first method, or --method NAME), a .csv (a MiniMalloc plan, or a\n"
+    "problem placed with --algo) or a .json plan.\n";
 
-int Usage(const std::string& problem) {
-  std::fprintf(stderr, "memplan render: %s\n%s", problem.c_str(), kUsage);
-  return 2;
-}
+constexpr char kFooter[] =
+    "Exit code: 0 valid, 1 the oracle finds a violation in the drawn plan\n"
+    "(it is drawn all the same), 2 unreadable input or usage.";
 
 }  // namespace
 
 int RunRender(int argc, char** argv) {
-  std::string input, output, algorithm = "best_fit", method;
-  for (int i = 1; i < argc; ++i) {
-    std::string arg = argv[i];
-    bool has_value = i + 1 < argc;
-    if (arg == "--help" || arg == "-h") {
-      std::printf("%s", kUsage);
-      return 0;
-    } else if (arg == "-o" || arg == "--output") {
-      if (!has_value) return Usage(arg + " needs a file");
-      output = argv[++i];
-    } else if (arg == "--algo") {
-      if (!has_value) return Usage("--algo needs a name");
-      algorithm = argv[++i];
-    } else if (arg == "--method") {
-      if (!has_value) return Usage("--method needs a name");
-      method = argv[++i];
-    } else if (!arg.empty() && arg[0] == '-') {
-      return Usage("unknown option '" + arg + "'");
-    } else if (input.empty()) {
-      input = arg;
-    } else {
-      return Usage("more than one input");
-    }
-  }
-  if (input.empty()) return Usage("no input file");
-  if (output.empty()) return Usage("no output (-o PLAN.svg)");
+  CommandLine command_line("render", kDescription, kFooter);
+  std::string input, output, method;
+  std::vector<std::string> algorithms = {"best_fit"};
+  CLI::App& app = command_line.app();
+  app.add_option("FILE", input, "the plan or graph to draw")->required();
+  app.add_option("-o,--output", output, "the SVG to write")
+      ->type_name("PLAN.svg")
+      ->required();
+  AddAlgorithmOption(app, AlgorithmCount::kOne,
+                     "how to place a graph or a CSV problem (default "
+                     "best_fit)",
+                     &algorithms);
+  app.add_option("--method", method,
+                 "the method of a program to draw (default: its first)")
+      ->type_name("NAME");
+  if (std::optional<int> stop = command_line.Parse(argc, argv)) return *stop;
+  const std::string& algorithm = algorithms.front();
 
   PipelineOptions options;
   options.algorithms = {algorithm};
@@ -65,11 +57,13 @@ int RunRender(int argc, char** argv) {
       break;
     }
   }
-  if (!chosen) return Usage("no method '" + method + "' in " + input);
+  if (!chosen) {
+    return command_line.UsageError("no method '" + method + "' in " + input);
+  }
   if (!chosen->readable) {
     std::fprintf(stderr, "memplan render: %s: %s\n", input.c_str(),
                  chosen->error.c_str());
-    return 2;
+    return kExitUnusable;
   }
   // The plan the file gave, else the one --algo made.
   const CheckedPlan* plan = nullptr;
@@ -85,7 +79,7 @@ int RunRender(int argc, char** argv) {
     for (const std::string& finding : chosen->findings) {
       std::fprintf(stderr, "  %s\n", finding.c_str());
     }
-    return 1;
+    return kExitFindings;
   }
   SvgOptions svg_options;
   svg_options.title = chosen->name + " — " + plan->label;
@@ -95,12 +89,12 @@ int RunRender(int argc, char** argv) {
   file.close();
   if (!file) {
     std::fprintf(stderr, "memplan render: cannot write '%s'\n", output.c_str());
-    return 2;
+    return kExitUnusable;
   }
   std::printf("wrote %s (%zu allocations, %zu buffers, %s)\n", output.c_str(),
               plan->plan.allocations.size(), plan->plan.buffers.size(),
               plan->report.ok() ? "valid" : "violations in red");
-  return plan->report.ok() ? 0 : 1;
+  return plan->report.ok() ? kExitOk : kExitFindings;
 }
 
 }  // namespace cli

@@ -3,10 +3,10 @@
 // memory trace .json) with the oracle. Exit code 0 valid, 1 violations, 2
 // unreadable input or usage.
 #include <algorithm>
-#include <charconv>
 #include <cstdio>
 #include <fstream>
 #include <iterator>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -15,28 +15,21 @@
 #include "properties/oracle.h"
 #include "properties/program_plans.h"
 #include "properties/report.h"
-#include "runtime/core/checked_math.h"
+#include "tools/command_line.h"
 #include "tools/commands.h"
 
 namespace memplan {
 namespace cli {
 namespace {
 
-constexpr const char* kUsage =
-    "usage: memplan verify FILE [--json] [--align N] [--method NAME]\n"
-    "                      [--alias-op NAME]...\n"
-    "  FILE      a program (.pte), a MiniMalloc CSV with an offset column\n"
-    "            (.csv), a memplan JSON plan (.json, see\n"
-    "            properties/PLAN_FORMAT.md) or ExecuTorch's activation\n"
-    "            memory trace (.json with traceEvents; offsets needed)\n"
-    "  --json    print the report as JSON\n"
-    "  --align N every offset must be a multiple of N (a power of two),\n"
-    "            on top of each tensor's element size\n"
-    "  --method  verify only this method of a program (default: all)\n"
-    "  --alias-op NAME  an operator of your backend whose output is a view\n"
-    "            of its first tensor argument (repeatable), on top of\n"
-    "            ExecuTorch's and PyTorch's view ops (properties/README.md)\n"
-    "exit code: 0 valid, 1 violations, 2 unreadable input or usage\n";
+constexpr char kDescription[] =
+    "Judges a plan with the oracle. FILE: a program (.pte), a MiniMalloc CSV\n"
+    "with an offset column (.csv), a memplan JSON plan (.json, see\n"
+    "properties/PLAN_FORMAT.md) or ExecuTorch's activation memory trace\n"
+    "(.json with traceEvents; offsets needed).\n";
+
+constexpr char kFooter[] =
+    "Exit code: 0 valid, 1 violations, 2 unreadable input or usage.";
 
 struct VerifyArgs {
   std::string file;
@@ -45,11 +38,6 @@ struct VerifyArgs {
   std::string method;
   std::vector<std::string> alias_ops;
 };
-
-int UsageError(const std::string& message) {
-  std::fprintf(stderr, "memplan verify: %s\n%s", message.c_str(), kUsage);
-  return 2;
-}
 
 // One reader per format, the oracle API's; a name without a known
 // extension is read as a program.
@@ -76,45 +64,31 @@ Result<std::vector<properties::MethodPlan>> ReadPlans(
 }  // namespace
 
 int RunVerify(int argc, char** argv) {
+  CommandLine command_line("verify", kDescription, kFooter);
   VerifyArgs args;
-  for (int i = 1; i < argc; ++i) {
-    std::string arg = argv[i];
-    if (arg == "--help" || arg == "-h") {
-      std::fputs(kUsage, stdout);
-      return 0;
-    } else if (arg == "--json") {
-      args.json = true;
-    } else if (arg == "--align" || arg == "--method" || arg == "--alias-op") {
-      if (i + 1 >= argc) return UsageError(arg + " needs a value");
-      std::string value = argv[++i];
-      if (arg == "--method") {
-        args.method = value;
-        continue;
-      }
-      if (arg == "--alias-op") {
-        args.alias_ops.push_back(value);
-        continue;
-      }
-      auto [end, ec] = std::from_chars(value.data(),
-                                       value.data() + value.size(), args.align);
-      if (ec != std::errc() || end != value.data() + value.size() ||
-          args.align < 1 || !IsPowerOfTwo(static_cast<uint64_t>(args.align))) {
-        return UsageError("--align " + value + ": must be a power of two >= 1");
-      }
-    } else if (!arg.empty() && arg[0] == '-') {
-      return UsageError("unknown option " + arg);
-    } else if (args.file.empty()) {
-      args.file = arg;
-    } else {
-      return UsageError("more than one FILE");
-    }
-  }
-  if (args.file.empty()) return UsageError("no FILE");
+  CLI::App& app = command_line.app();
+  app.add_option("FILE", args.file, "the plan")->required();
+  app.add_flag("--json", args.json, "print the report as JSON");
+  app.add_option("--align", args.align,
+                 "every offset must be a multiple of N, on top of each\n"
+                 "tensor's element size (default 1)")
+      ->type_name("N")
+      ->check(PowerOfTwo());
+  app.add_option("--method", args.method,
+                 "verify only this method of a program (default: all)")
+      ->type_name("NAME");
+  app.add_option("--alias-op", args.alias_ops,
+                 "an operator of your backend whose output is a view of its\n"
+                 "first tensor argument (repeatable), on top of ExecuTorch's\n"
+                 "and PyTorch's view ops (properties/README.md)")
+      ->type_name("NAME")
+      ->allow_extra_args(false);
+  if (std::optional<int> stop = command_line.Parse(argc, argv)) return *stop;
 
   std::ifstream in(args.file, std::ios::binary);
   if (!in) {
     std::fprintf(stderr, "memplan verify: cannot read %s\n", args.file.c_str());
-    return 2;
+    return kExitUnusable;
   }
   std::string bytes{std::istreambuf_iterator<char>(in),
                     std::istreambuf_iterator<char>()};
@@ -122,7 +96,7 @@ int RunVerify(int argc, char** argv) {
   if (!plans.ok()) {
     std::fprintf(stderr, "memplan verify: %s: %s\n", args.file.c_str(),
                  plans.error().ToString().c_str());
-    return 2;
+    return kExitUnusable;
   }
 
   const std::vector<properties::MethodPlan>& methods = *plans;
@@ -150,7 +124,7 @@ int RunVerify(int argc, char** argv) {
   }
   if (args.json) out += "]}\n";
   std::fputs(out.c_str(), stdout);
-  return valid ? 0 : 1;
+  return valid ? kExitOk : kExitFindings;
 }
 
 }  // namespace cli
