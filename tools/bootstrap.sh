@@ -11,6 +11,7 @@ packages=(
   libflatbuffers-dev flatbuffers-compiler
   libbenchmark-dev
   libpugixml-dev
+  nlohmann-json3-dev
   zip unzip python3 python3-yaml
   python3-dev pybind11-dev
 )
