@@ -319,8 +319,22 @@ bool SameDevice(const std::optional<Device>& a,
   return a.has_value() == b.has_value() && (!a || *a == *b);
 }
 
-// PLAN_FORMAT: PlanFromJson(PlanToJson(p)) reproduces p.
+// A JSON string is Unicode text: bytes that are not UTF-8 (a CSV id may
+// hold any) are written as U+FFFD, so they cannot come back.
+bool SurvivesJson(const std::string& text) {
+  auto read =
+      memplan::properties::ParseJson(memplan::properties::JsonQuote(text));
+  return read.ok() && read->text() == text;
+}
+
+// PLAN_FORMAT: PlanFromJson(PlanToJson(p)) reproduces p (whose strings are
+// UTF-8).
 void CheckRoundTrip(const char* reader, const Plan& plan) {
+  for (const Allocation& a : plan.allocations) {
+    if (!SurvivesJson(a.id) || (a.alias_of && !SurvivesJson(*a.alias_of))) {
+      return;
+    }
+  }
   const std::string json = memplan::properties::PlanToJson(plan);
   auto again = memplan::properties::PlanFromJson(json);
   if (!again.ok()) {

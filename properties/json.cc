@@ -1,7 +1,11 @@
 #include "properties/json.h"
 
 #include <charconv>
-#include <cstdio>
+#include <cstring>
+#include <iterator>
+#include <unordered_set>
+
+#include "nlohmann/json.hpp"
 
 namespace memplan {
 namespace properties {
@@ -13,283 +17,253 @@ Error ParseError(int line, int column, const std::string& what) {
                                                 ": " + what);
 }
 
-}  // namespace
-
-class JsonReader {
+// A const char* whose position lives outside the iterator, so the SAX
+// handler can see how far nlohmann's lexer has read (the callbacks carry no
+// position, and the input adapter keeps its iterator private).
+class CursorIterator {
  public:
-  explicit JsonReader(std::string_view text) : text_(text) {}
+  using iterator_category = std::input_iterator_tag;
+  using value_type = char;
+  using difference_type = std::ptrdiff_t;
+  using pointer = const char*;
+  using reference = const char&;
 
-  Result<JsonValue> Document() {
-    JsonValue value;
-    MEMPLAN_RETURN_IF_ERROR(Value(0, &value));
-    SkipSpace();
-    if (pos_ != text_.size()) return Fail("unexpected text after the value");
-    return value;
+  explicit CursorIterator(const char** cursor) : cursor_(cursor) {}
+  const char& operator*() const { return **cursor_; }
+  CursorIterator& operator++() {
+    ++*cursor_;
+    return *this;
+  }
+  bool operator==(const CursorIterator& other) const {
+    return *cursor_ == *other.cursor_;
+  }
+  bool operator!=(const CursorIterator& other) const {
+    return *cursor_ != *other.cursor_;
   }
 
  private:
-  Error Fail(const std::string& what) const {
-    return ParseError(line_, column_, what);
+  const char** cursor_;
+};
+
+bool IsNumberChar(char c) {
+  return (c >= '0' && c <= '9') || c == '-' || c == '+' || c == '.' ||
+         c == 'e' || c == 'E';
+}
+
+// Objects up to this many members are searched for a duplicate key in
+// place; larger ones get a hash set, so a key costs O(1) either way.
+constexpr size_t kLinearKeyLimit = 16;
+
+}  // namespace
+
+// Builds JsonValues from nlohmann's SAX events. Positions are byte offsets
+// read off the shared cursor; line:column is counted forward from the last
+// one, so the whole document costs one memchr pass for them.
+class JsonReader {
+ public:
+  using number_integer_t = nlohmann::json::number_integer_t;
+  using number_unsigned_t = nlohmann::json::number_unsigned_t;
+  using number_float_t = nlohmann::json::number_float_t;
+  using string_t = nlohmann::json::string_t;
+  using binary_t = nlohmann::json::binary_t;
+
+  explicit JsonReader(std::string_view text)
+      : text_(text), cursor_(text.data()), end_(text.data() + text.size()) {}
+
+  Result<JsonValue> Document() {
+    // nlohmann skips a UTF-8 byte order mark; RFC 8259 readers may refuse it
+    // and the hand-written reader did.
+    if (text_.substr(0, 3) == "\xEF\xBB\xBF") {
+      return ParseError(1, 1, "unexpected byte order mark");
+    }
+    // nlohmann's parser keeps its own state stack, so deep input never
+    // recurses; the depth limit is ours, checked in StartContainer.
+    bool ok = nlohmann::json::sax_parse(CursorIterator(&cursor_),
+                                        CursorIterator(&end_), this);
+    if (!ok) return error_;
+    return std::move(root_);
   }
 
-  void Advance() {
-    if (text_[pos_] == '\n') {
-      ++line_;
-      column_ = 1;
+  // SAX interface (nlohmann::json_sax).
+  bool null() { return Scalar(Literal(4), JsonValue::Type::kNull) != nullptr; }
+  bool boolean(bool value) {
+    JsonValue* out = Scalar(Literal(value ? 4 : 5), JsonValue::Type::kBool);
+    out->bool_ = value;
+    return true;
+  }
+  bool number_integer(number_integer_t) { return Number(); }
+  bool number_unsigned(number_unsigned_t) { return Number(); }
+  bool number_float(number_float_t, const string_t&) { return Number(); }
+  bool string(string_t& value) {
+    JsonValue* out = Scalar(StringStart(), JsonValue::Type::kString);
+    out->text_ = std::move(value);
+    return true;
+  }
+  bool binary(binary_t&) { return false; }  // Never sent for JSON text.
+  bool start_object(std::size_t) {
+    return StartContainer(JsonValue::Type::kObject);
+  }
+  bool key(string_t& name) {
+    Open& open = stack_.back();
+    auto& members = open.value->members_;
+    bool duplicate;
+    if (open.keys) {
+      duplicate = !open.keys->insert(name).second;
     } else {
-      ++column_;
+      duplicate = false;
+      for (const auto& member : members) {
+        duplicate = duplicate || member.first == name;
+      }
+      if (!duplicate && members.size() == kLinearKeyLimit) {
+        open.keys = std::make_unique<std::unordered_set<std::string>>();
+        for (const auto& member : members) open.keys->insert(member.first);
+        open.keys->insert(name);
+      }
     }
-    ++pos_;
+    if (duplicate) {
+      return Fail(StringStart(), "duplicate member \"" + name + "\"");
+    }
+    members.emplace_back(std::move(name), JsonValue());
+    return true;
+  }
+  bool end_object() {
+    stack_.pop_back();
+    return true;
+  }
+  bool start_array(std::size_t) {
+    return StartContainer(JsonValue::Type::kArray);
+  }
+  bool end_array() {
+    stack_.pop_back();
+    return true;
+  }
+  bool parse_error(std::size_t position, const std::string&,
+                   const nlohmann::json::exception& ex) {
+    // `position` counts the bytes read, the offending one included.
+    size_t offset = position == 0 ? 0 : position - 1;
+    if (root_done_ && stack_.empty()) {
+      Fail(offset, "unexpected text after the value");
+      return false;
+    }
+    // "[json.exception.parse_error.101] parse error at line 1, column 6:
+    // syntax error ..." -> "syntax error ..."; the position is ours.
+    std::string what = ex.what();
+    size_t column = what.find(", column ");
+    size_t colon =
+        column == std::string::npos ? column : what.find(": ", column);
+    if (colon != std::string::npos) {
+      what = what.substr(colon + 2);
+    } else if (what.rfind("[json.exception.", 0) == 0) {
+      what = what.substr(what.find("] ") + 2);
+    }
+    Fail(offset, what);
+    return false;
   }
 
-  void SkipSpace() {
-    while (pos_ < text_.size() &&
-           (text_[pos_] == ' ' || text_[pos_] == '\t' || text_[pos_] == '\n' ||
-            text_[pos_] == '\r')) {
-      Advance();
+ private:
+  struct Open {
+    JsonValue* value;
+    // Set once an object outgrows the linear duplicate search.
+    std::unique_ptr<std::unordered_set<std::string>> keys;
+  };
+
+  size_t Offset() const { return static_cast<size_t>(cursor_ - text_.data()); }
+
+  // A literal is read without lookahead: it ends at the cursor.
+  size_t Literal(size_t length) const { return Offset() - length; }
+
+  // The cursor is just past the closing quote; the opening one is the first
+  // quote before it that no backslash escapes (an even run of them).
+  size_t StringStart() const {
+    size_t i = Offset() - 1;
+    while (i > 0) {
+      --i;
+      if (text_[i] != '"') continue;
+      size_t backslashes = 0;
+      while (backslashes < i && text_[i - 1 - backslashes] == '\\') {
+        ++backslashes;
+      }
+      if (backslashes % 2 == 0) return i;
     }
+    return 0;
   }
 
-  bool Consume(std::string_view word) {
-    if (text_.substr(pos_, word.size()) != word) return false;
-    for (size_t i = 0; i < word.size(); ++i) Advance();
+  bool Number() {
+    // The lexer has read one byte past the number unless it hit the end.
+    size_t end = Offset();
+    size_t start = end;
+    if (start > 0 && !IsNumberChar(text_[start - 1])) --start;
+    while (start > 0 && IsNumberChar(text_[start - 1])) --start;
+    end = start;
+    while (end < text_.size() && IsNumberChar(text_[end])) ++end;
+    JsonValue* out = Scalar(start, JsonValue::Type::kNumber);
+    out->text_.assign(text_.data() + start, end - start);
     return true;
   }
 
-  Error Value(int depth, JsonValue* out) {
-    SkipSpace();
-    out->line_ = line_;
-    out->column_ = column_;
-    if (pos_ >= text_.size()) return Fail("expected a value, found the end");
-    char c = text_[pos_];
-    if (c == '{' || c == '[') {
-      if (depth >= kMaxJsonDepth) {
-        return Fail("nesting deeper than " + std::to_string(kMaxJsonDepth));
-      }
-      return c == '{' ? Object(depth, out) : Array(depth, out);
-    }
-    if (c == '"') {
-      out->type_ = JsonValue::Type::kString;
-      return String(&out->text_);
-    }
-    if (c == '-' || (c >= '0' && c <= '9')) return Number(out);
-    if (Consume("true")) {
-      out->type_ = JsonValue::Type::kBool;
-      out->bool_ = true;
-      return Error::Ok();
-    }
-    if (Consume("false")) {
-      out->type_ = JsonValue::Type::kBool;
-      return Error::Ok();
-    }
-    if (Consume("null")) return Error::Ok();
-    return Fail(std::string("unexpected character '") + c + "'");
-  }
-
-  Error Object(int depth, JsonValue* out) {
-    out->type_ = JsonValue::Type::kObject;
-    Advance();  // '{'
-    SkipSpace();
-    if (pos_ < text_.size() && text_[pos_] == '}') {
-      Advance();
-      return Error::Ok();
-    }
-    while (true) {
-      SkipSpace();
-      if (pos_ >= text_.size() || text_[pos_] != '"') {
-        return Fail("expected a member name in quotes");
-      }
-      int key_line = line_, key_column = column_;
-      std::string key;
-      MEMPLAN_RETURN_IF_ERROR(String(&key));
-      if (out->Find(key) != nullptr) {
-        return ParseError(key_line, key_column,
-                          "duplicate member \"" + key + "\"");
-      }
-      SkipSpace();
-      if (pos_ >= text_.size() || text_[pos_] != ':')
-        return Fail("expected ':'");
-      Advance();
-      JsonValue value;
-      MEMPLAN_RETURN_IF_ERROR(Value(depth + 1, &value));
-      out->members_.emplace_back(std::move(key), std::move(value));
-      SkipSpace();
-      if (pos_ < text_.size() && text_[pos_] == ',') {
-        Advance();
-        continue;
-      }
-      if (pos_ < text_.size() && text_[pos_] == '}') {
-        Advance();
-        return Error::Ok();
-      }
-      return Fail("expected ',' or '}'");
-    }
-  }
-
-  Error Array(int depth, JsonValue* out) {
-    out->type_ = JsonValue::Type::kArray;
-    Advance();  // '['
-    SkipSpace();
-    if (pos_ < text_.size() && text_[pos_] == ']') {
-      Advance();
-      return Error::Ok();
-    }
-    while (true) {
-      JsonValue value;
-      MEMPLAN_RETURN_IF_ERROR(Value(depth + 1, &value));
-      out->items_.push_back(std::move(value));
-      SkipSpace();
-      if (pos_ < text_.size() && text_[pos_] == ',') {
-        Advance();
-        continue;
-      }
-      if (pos_ < text_.size() && text_[pos_] == ']') {
-        Advance();
-        return Error::Ok();
-      }
-      return Fail("expected ',' or ']'");
-    }
-  }
-
-  bool Digit() const {
-    return pos_ < text_.size() && text_[pos_] >= '0' && text_[pos_] <= '9';
-  }
-
-  Error Number(JsonValue* out) {
-    out->type_ = JsonValue::Type::kNumber;
-    size_t start = pos_;
-    if (text_[pos_] == '-') Advance();
-    if (!Digit()) return Fail("expected a digit");
-    if (text_[pos_] == '0') {
-      Advance();
-      if (Digit()) return Fail("leading zeros are not allowed");
+  // The value about to be filled: the root, the next array item, or the
+  // member whose key was just read.
+  JsonValue* Next(size_t offset, JsonValue::Type type) {
+    JsonValue* out;
+    if (stack_.empty()) {
+      root_done_ = true;
+      out = &root_;
+    } else if (stack_.back().value->type_ == JsonValue::Type::kArray) {
+      out = &stack_.back().value->items_.emplace_back();
     } else {
-      while (Digit()) Advance();
+      out = &stack_.back().value->members_.back().second;
     }
-    if (pos_ < text_.size() && text_[pos_] == '.') {
-      Advance();
-      if (!Digit()) return Fail("expected a digit after '.'");
-      while (Digit()) Advance();
-    }
-    if (pos_ < text_.size() && (text_[pos_] == 'e' || text_[pos_] == 'E')) {
-      Advance();
-      if (pos_ < text_.size() && (text_[pos_] == '+' || text_[pos_] == '-')) {
-        Advance();
-      }
-      if (!Digit()) return Fail("expected a digit in the exponent");
-      while (Digit()) Advance();
-    }
-    out->text_ = std::string(text_.substr(start, pos_ - start));
-    return Error::Ok();
+    out->type_ = type;
+    Locate(offset, &out->line_, &out->column_);
+    return out;
   }
 
-  Error Hex4(uint32_t* out) {
-    *out = 0;
-    for (int i = 0; i < 4; ++i) {
-      if (pos_ >= text_.size()) return Fail("truncated \\u escape");
-      char c = text_[pos_];
-      uint32_t digit;
-      if (c >= '0' && c <= '9') {
-        digit = c - '0';
-      } else if (c >= 'a' && c <= 'f') {
-        digit = c - 'a' + 10;
-      } else if (c >= 'A' && c <= 'F') {
-        digit = c - 'A' + 10;
-      } else {
-        return Fail("bad hex digit in \\u escape");
-      }
-      *out = *out * 16 + digit;
-      Advance();
-    }
-    return Error::Ok();
+  JsonValue* Scalar(size_t offset, JsonValue::Type type) {
+    return Next(offset, type);
   }
 
-  static void AppendUtf8(uint32_t cp, std::string* out) {
-    if (cp < 0x80) {
-      out->push_back(static_cast<char>(cp));
-    } else if (cp < 0x800) {
-      out->push_back(static_cast<char>(0xC0 | (cp >> 6)));
-      out->push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-    } else if (cp < 0x10000) {
-      out->push_back(static_cast<char>(0xE0 | (cp >> 12)));
-      out->push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
-      out->push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-    } else {
-      out->push_back(static_cast<char>(0xF0 | (cp >> 18)));
-      out->push_back(static_cast<char>(0x80 | ((cp >> 12) & 0x3F)));
-      out->push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
-      out->push_back(static_cast<char>(0x80 | (cp & 0x3F)));
+  bool StartContainer(JsonValue::Type type) {
+    size_t offset = Offset() - 1;
+    if (static_cast<int>(stack_.size()) >= kMaxJsonDepth) {
+      return Fail(offset,
+                  "nesting deeper than " + std::to_string(kMaxJsonDepth));
     }
+    stack_.push_back({Next(offset, type), nullptr});
+    return true;
   }
 
-  Error String(std::string* out) {
-    Advance();  // '"'
-    while (true) {
-      if (pos_ >= text_.size()) return Fail("unterminated string");
-      unsigned char c = static_cast<unsigned char>(text_[pos_]);
-      if (c == '"') {
-        Advance();
-        return Error::Ok();
-      }
-      if (c < 0x20) return Fail("control character in string");
-      if (c != '\\') {
-        out->push_back(static_cast<char>(c));
-        Advance();
-        continue;
-      }
-      Advance();
-      if (pos_ >= text_.size()) return Fail("unterminated escape");
-      char e = text_[pos_];
-      Advance();
-      switch (e) {
-        case '"':
-          out->push_back('"');
-          break;
-        case '\\':
-          out->push_back('\\');
-          break;
-        case '/':
-          out->push_back('/');
-          break;
-        case 'b':
-          out->push_back('\b');
-          break;
-        case 'f':
-          out->push_back('\f');
-          break;
-        case 'n':
-          out->push_back('\n');
-          break;
-        case 'r':
-          out->push_back('\r');
-          break;
-        case 't':
-          out->push_back('\t');
-          break;
-        case 'u': {
-          uint32_t cp;
-          MEMPLAN_RETURN_IF_ERROR(Hex4(&cp));
-          if (cp >= 0xDC00 && cp <= 0xDFFF) return Fail("lone low surrogate");
-          if (cp >= 0xD800 && cp <= 0xDBFF) {
-            uint32_t low;
-            if (!Consume("\\u")) return Fail("high surrogate without a pair");
-            MEMPLAN_RETURN_IF_ERROR(Hex4(&low));
-            if (low < 0xDC00 || low > 0xDFFF) return Fail("bad surrogate pair");
-            cp = 0x10000 + ((cp - 0xD800) << 10) + (low - 0xDC00);
-          }
-          AppendUtf8(cp, out);
-          break;
-        }
-        default:
-          return Fail(std::string("unknown escape '\\") + e + "'");
-      }
+  void Locate(size_t offset, int* line, int* column) {
+    const char* base = text_.data();
+    while (const void* newline =
+               std::memchr(base + scanned_, '\n', offset - scanned_)) {
+      ++line_;
+      scanned_ = static_cast<const char*>(newline) - base + 1;
+      line_start_ = scanned_;
     }
+    scanned_ = offset;
+    *line = line_;
+    *column = static_cast<int>(offset - line_start_ + 1);
+  }
+
+  bool Fail(size_t offset, const std::string& what) {
+    int line, column;
+    Locate(offset, &line, &column);
+    error_ = ParseError(line, column, what);
+    return false;
   }
 
   std::string_view text_;
-  size_t pos_ = 0;
+  const char* cursor_;
+  const char* end_;
+  JsonValue root_;
+  bool root_done_ = false;
+  std::vector<Open> stack_;
+  Error error_ = Error::Ok();
+  // Line counting: bytes before scanned_ are counted; line_start_ is the
+  // offset of the current line's first byte.
+  size_t scanned_ = 0;
+  size_t line_start_ = 0;
   int line_ = 1;
-  int column_ = 1;
 };
 
 std::string JsonValue::Where() const {
@@ -343,37 +317,9 @@ Result<JsonValue> ParseJson(std::string_view text) {
 }
 
 std::string JsonQuote(std::string_view text) {
-  std::string out = "\"";
-  for (char ch : text) {
-    unsigned char c = static_cast<unsigned char>(ch);
-    switch (c) {
-      case '"':
-        out += "\\\"";
-        break;
-      case '\\':
-        out += "\\\\";
-        break;
-      case '\n':
-        out += "\\n";
-        break;
-      case '\r':
-        out += "\\r";
-        break;
-      case '\t':
-        out += "\\t";
-        break;
-      default:
-        if (c < 0x20) {
-          char buf[8];
-          std::snprintf(buf, sizeof(buf), "\\u%04x", c);
-          out += buf;
-        } else {
-          out.push_back(ch);
-        }
-    }
-  }
-  out += "\"";
-  return out;
+  // Invalid UTF-8 (a file name, say) becomes U+FFFD instead of throwing.
+  return nlohmann::json(std::string(text))
+      .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
 }  // namespace properties

@@ -1,6 +1,7 @@
-// A small strict JSON reader (RFC 8259) for plan files, and the escaping the
-// JSON writers share. No JSON library is installed; inputs are hostile, so
-// depth is bounded and every error names its line and column.
+// A strict JSON reader (RFC 8259) for plan files, built from nlohmann-json's
+// SAX events, and the escaping the JSON writers share. Inputs are hostile, so
+// depth is bounded, duplicate members are refused and every error names its
+// line and column.
 #pragma once
 
 #include <cstdint>

@@ -4,6 +4,7 @@
 #include <string>
 #include <unordered_map>
 
+#include "nlohmann/json.hpp"
 #include "properties/json.h"
 
 namespace memplan {
@@ -133,13 +134,13 @@ Result<Allocation> ReadAllocation(const JsonValue& value,
   return a;
 }
 
-std::string DeviceJson(Device device) {
+nlohmann::ordered_json DeviceJson(Device device) {
   // "cuda:-2" would not read back: a negative index takes the raw object.
   if (IsKnownDeviceType(static_cast<int>(device.type)) && device.index >= 0) {
-    return JsonQuote(device.ToString());
+    return device.ToString();
   }
-  return "{\"type\":" + std::to_string(static_cast<int>(device.type)) +
-         ",\"index\":" + std::to_string(device.index) + "}";
+  return {{"type", static_cast<int>(device.type)},
+          {"index", static_cast<int>(device.index)}};
 }
 
 }  // namespace
@@ -197,36 +198,31 @@ Result<Plan> PlanFromJson(std::string_view text) {
 }
 
 std::string PlanToJson(const Plan& plan) {
-  std::string out = "{\n  \"format\": \"memplan.plan.v1\",\n";
-  if (plan.end_time) {
-    out += "  \"end_time\": " + std::to_string(*plan.end_time) + ",\n";
+  using nlohmann::ordered_json;
+  ordered_json out = {{"format", "memplan.plan.v1"}};
+  if (plan.end_time) out["end_time"] = *plan.end_time;
+  ordered_json& buffers = out["buffers"] = ordered_json::array();
+  for (const Buffer& b : plan.buffers) {
+    buffers.push_back({{"mem_id", b.mem_id},
+                       {"size", b.size},
+                       {"device", DeviceJson(b.device)}});
   }
-  out += "  \"buffers\": [";
-  for (size_t i = 0; i < plan.buffers.size(); ++i) {
-    const Buffer& b = plan.buffers[i];
-    out += i == 0 ? "\n" : ",\n";
-    out += "    {\"mem_id\": " + std::to_string(b.mem_id) +
-           ", \"size\": " + std::to_string(b.size) +
-           ", \"device\": " + DeviceJson(b.device) + "}";
+  ordered_json& allocations = out["allocations"] = ordered_json::array();
+  for (const Allocation& a : plan.allocations) {
+    ordered_json item = {{"id", a.id},
+                         {"kind", AllocationKindName(a.kind)},
+                         {"mem_id", a.mem_id},
+                         {"offset", a.offset},
+                         {"size", a.size},
+                         {"first", a.lifetime.first},
+                         {"last", a.lifetime.last}};
+    if (a.device) item["device"] = DeviceJson(*a.device);
+    item["alignment"] = a.alignment;
+    if (a.alias_of) item["alias_of"] = *a.alias_of;
+    allocations.push_back(std::move(item));
   }
-  out += "\n  ],\n  \"allocations\": [";
-  for (size_t i = 0; i < plan.allocations.size(); ++i) {
-    const Allocation& a = plan.allocations[i];
-    out += i == 0 ? "\n" : ",\n";
-    out += "    {\"id\": " + JsonQuote(a.id) +
-           ", \"kind\": " + JsonQuote(AllocationKindName(a.kind)) +
-           ", \"mem_id\": " + std::to_string(a.mem_id) +
-           ", \"offset\": " + std::to_string(a.offset) +
-           ", \"size\": " + std::to_string(a.size) +
-           ", \"first\": " + std::to_string(a.lifetime.first) +
-           ", \"last\": " + std::to_string(a.lifetime.last);
-    if (a.device) out += ", \"device\": " + DeviceJson(*a.device);
-    out += ", \"alignment\": " + std::to_string(a.alignment);
-    if (a.alias_of) out += ", \"alias_of\": " + JsonQuote(*a.alias_of);
-    out += "}";
-  }
-  out += "\n  ]\n}\n";
-  return out;
+  // Invalid UTF-8 in an id (CSV ids may hold any bytes) becomes U+FFFD.
+  return out.dump(2, ' ', false, ordered_json::error_handler_t::replace) + "\n";
 }
 
 }  // namespace properties

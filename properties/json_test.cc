@@ -37,20 +37,65 @@ TEST(JsonTest, ErrorsNameLineAndColumn) {
     const char* message;
   };
   for (const Case& c : {
-           Case{"{\n  \"a\": 1,\n}", "json 3:1: expected a member name"},
-           Case{"[1, 2", "json 1:6: expected ',' or ']'"},
+           Case{"{\n  \"a\": 1,\n}",
+                "json 3:1: syntax error while parsing object key - unexpected "
+                "'}'"},
+           Case{"[1, 2",
+                "json 1:6: syntax error while parsing array - unexpected end "
+                "of input"},
            Case{"{\"a\": 1, \"a\": 2}", "json 1:10: duplicate member \"a\""},
-           Case{"[01]", "json 1:3: leading zeros"},
-           Case{"\"abc", "unterminated string"},
-           Case{"\"\\ud800\"", "high surrogate without a pair"},
+           Case{"[01]",
+                "json 1:3: syntax error while parsing array - unexpected "
+                "number"},
+           Case{"\"abc",
+                "json 1:5: syntax error while parsing value - invalid string: "
+                "missing closing quote"},
+           Case{"\"\\ud800\"",
+                "json 1:8: syntax error while parsing value - invalid string: "
+                "surrogate U+D800..U+DBFF must be followed by U+DC00..U+DFFF"},
            Case{"[1] x", "json 1:5: unexpected text after the value"},
-           Case{"// comment\n1", "json 1:1: unexpected character '/'"},
-           Case{"", "found the end"},
+           Case{"// comment\n1",
+                "json 1:1: syntax error while parsing value - invalid literal; "
+                "last read: '/'"},
+           Case{"",
+                "json 1:1: syntax error while parsing value - unexpected end "
+                "of input"},
+           Case{"\xEF\xBB\xBF{}", "json 1:1: unexpected byte order mark"},
+           Case{"[1e400]", "json 1:6: number overflow parsing '1e400'"},
        }) {
     Result<JsonValue> v = ParseJson(c.text);
     ASSERT_FALSE(v.ok()) << c.text;
     EXPECT_THAT(v.error().message(), HasSubstr(c.message)) << c.text;
   }
+}
+
+TEST(JsonTest, DuplicateMembersAreFoundInLargeObjects) {
+  // Past 16 members the duplicate search switches to a hash set.
+  std::string text = "{";
+  for (int i = 0; i < 40; ++i) text += "\"k" + std::to_string(i) + "\": 0, ";
+  Result<JsonValue> ok = ParseJson(text + "\"last\": 1}");
+  ASSERT_TRUE(ok.ok()) << ok.error().ToString();
+  EXPECT_EQ(ok->members().size(), 41u);
+  for (const char* key : {"k3", "k20", "k39"}) {
+    Result<JsonValue> v = ParseJson(text + "\"" + key + "\": 1}");
+    ASSERT_FALSE(v.ok()) << key;
+    EXPECT_THAT(
+        v.error().message(),
+        HasSubstr(std::string("json 1:") + std::to_string(text.size() + 1) +
+                  ": duplicate member \"" + key + "\""));
+  }
+}
+
+TEST(JsonTest, ValuesKnowTheirLineAndColumn) {
+  Result<JsonValue> v =
+      ParseJson("{\n  \"a\": [\"x\\\"\", -12],\n  \"b\": true\n}");
+  ASSERT_TRUE(v.ok()) << v.error().ToString();
+  EXPECT_EQ(v->Where(), "1:1");
+  EXPECT_EQ(v->Find("a")->Where(), "2:8");
+  EXPECT_EQ(v->Find("a")->items()[0].Where(), "2:9");
+  EXPECT_EQ(v->Find("a")->items()[1].Where(), "2:16");
+  EXPECT_EQ(v->Find("a")->items()[1].text(), "-12");
+  EXPECT_EQ(v->Find("b")->Where(), "3:8");
 }
 
 TEST(JsonTest, DeepNestingIsRefusedNotRecursed) {

@@ -1,8 +1,7 @@
 #include "properties/report.h"
 
+#include <cmath>
 #include <cstdio>
-
-#include "properties/json.h"
 
 namespace memplan {
 namespace properties {
@@ -88,55 +87,44 @@ std::string FormatText(const Report& report) {
   return out;
 }
 
-std::string FormatJson(const Report& report) {
-  std::string out = "{\"valid\":";
-  out += report.ok() ? "true" : "false";
-  out += ",\"counts\":{";
+nlohmann::ordered_json ReportJson(const Report& report) {
+  using nlohmann::ordered_json;
+  ordered_json out = ordered_json::object();
+  out["valid"] = report.ok();
+  ordered_json& counts = out["counts"] = ordered_json::object();
   for (int c = 0; c < kNumViolationCodes; ++c) {
-    if (c > 0) out += ",";
-    out += JsonQuote(ViolationCodeName(static_cast<ViolationCode>(c))) + ":" +
-           std::to_string(report.counts[c]);
+    counts[ViolationCodeName(static_cast<ViolationCode>(c))] = report.counts[c];
   }
-  out += "},\"violations\":[";
-  for (size_t i = 0; i < report.violations.size(); ++i) {
-    const Violation& v = report.violations[i];
-    if (i > 0) out += ",";
-    out += "{\"code\":" + JsonQuote(ViolationCodeName(v.code)) +
-           ",\"message\":" + JsonQuote(v.message);
-    if (!v.allocation_ids.empty()) {
-      out += ",\"allocations\":[";
-      for (size_t k = 0; k < v.allocation_ids.size(); ++k) {
-        if (k > 0) out += ",";
-        out += JsonQuote(v.allocation_ids[k]);
-      }
-      out += "]";
-    }
-    if (v.mem_id) out += ",\"mem_id\":" + std::to_string(*v.mem_id);
-    if (v.bytes) {
-      out += ",\"bytes\":[" + std::to_string(v.bytes->begin) + "," +
-             std::to_string(v.bytes->end) + "]";
-    }
-    if (v.lifetime) {
-      out += ",\"lifetime\":[" + std::to_string(v.lifetime->first) + "," +
-             std::to_string(v.lifetime->last) + "]";
-    }
-    out += "}";
+  ordered_json& violations = out["violations"] = ordered_json::array();
+  for (const Violation& v : report.violations) {
+    ordered_json item = {{"code", ViolationCodeName(v.code)},
+                         {"message", v.message}};
+    if (!v.allocation_ids.empty()) item["allocations"] = v.allocation_ids;
+    if (v.mem_id) item["mem_id"] = *v.mem_id;
+    if (v.bytes) item["bytes"] = {v.bytes->begin, v.bytes->end};
+    if (v.lifetime) item["lifetime"] = {v.lifetime->first, v.lifetime->last};
+    violations.push_back(std::move(item));
   }
-  out += "],\"buffers\":[";
-  for (size_t i = 0; i < report.buffers.size(); ++i) {
-    const BufferQuality& q = report.buffers[i];
-    if (i > 0) out += ",";
+  ordered_json& buffers = out["buffers"] = ordered_json::array();
+  for (const BufferQuality& q : report.buffers) {
     std::optional<double> ratio = q.ratio();
-    out += "{\"mem_id\":" + std::to_string(q.mem_id) +
-           ",\"device\":" + JsonQuote(q.device.ToString()) +
-           ",\"size\":" + std::to_string(q.size) +
-           ",\"lower_bound\":" + std::to_string(q.lower_bound) +
-           ",\"high_water\":" + std::to_string(q.high_water) +
-           ",\"allocations\":" + std::to_string(q.num_allocations) +
-           ",\"ratio\":" + (ratio ? FormatRatio(q) : "null") + "}";
+    // Three decimals, as the text report prints it.
+    ordered_json ratio_json = nullptr;
+    if (ratio) ratio_json = std::round(*ratio * 1000) / 1000;
+    buffers.push_back({{"mem_id", q.mem_id},
+                       {"device", q.device.ToString()},
+                       {"size", q.size},
+                       {"lower_bound", q.lower_bound},
+                       {"high_water", q.high_water},
+                       {"allocations", q.num_allocations},
+                       {"ratio", std::move(ratio_json)}});
   }
-  out += "]}";
   return out;
+}
+
+std::string FormatJson(const Report& report) {
+  return ReportJson(report).dump(
+      -1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
 }
 
 }  // namespace properties

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "nlohmann/json.hpp"
 #include "properties/plan.h"
 
 namespace memplan {
@@ -86,6 +87,8 @@ std::string FormatText(const Report& report);
 //  (the last four only when known; bytes [begin,end), lifetime [first,last]),
 //  "buffers":[{mem_id,device,size,lower_bound,high_water,ratio,...}]}.
 std::string FormatJson(const Report& report);
+// The same document, for writers that embed it.
+nlohmann::ordered_json ReportJson(const Report& report);
 
 }  // namespace properties
 }  // namespace memplan

@@ -12,6 +12,7 @@ packages=(
   libbenchmark-dev
   libpugixml-dev
   libcli11-dev
+  nlohmann-json3-dev
   zip unzip python3 python3-yaml
   python3-dev pybind11-dev
 )

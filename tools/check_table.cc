@@ -1,9 +1,10 @@
 #include "tools/check_table.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 
-#include "properties/json.h"
+#include "nlohmann/json.hpp"
 
 namespace memplan {
 namespace cli {
@@ -173,57 +174,42 @@ std::string FormatTable(const std::vector<InputReport>& reports,
 std::string FormatReportsJson(const std::vector<InputReport>& reports,
                               const std::vector<std::string>& algorithms,
                               bool times) {
-  using properties::JsonQuote;
-  std::string out = "{\"inputs\": [";
-  for (size_t i = 0; i < reports.size(); ++i) {
-    const InputReport& r = reports[i];
-    out += i == 0 ? "\n" : ",\n";
-    out += "  {\"name\": " + JsonQuote(r.name) +
-           ", \"kind\": " + JsonQuote(KindName(r.kind)) +
-           ", \"readable\": " + (r.readable ? "true" : "false");
-    if (!r.readable) out += ", \"error\": " + JsonQuote(r.error);
-    out +=
-        ", \"tensors\": " + std::to_string(r.num_tensors) + ", \"devices\": [";
-    for (size_t d = 0; d < r.devices.size(); ++d) {
-      out += (d ? ", " : "") + JsonQuote(r.devices[d].ToString());
-    }
-    out += "], \"buffers\": " + std::to_string(r.num_buffers) +
-           ", \"lower_bound\": " + std::to_string(r.lower_bound);
-    if (r.given_bytes) {
-      out += ", \"given_bytes\": " + std::to_string(*r.given_bytes);
-    }
-    out += ", \"algorithms\": [";
-    bool first = true;
+  using nlohmann::ordered_json;
+  ordered_json inputs = ordered_json::array();
+  for (const InputReport& r : reports) {
+    ordered_json input = {
+        {"name", r.name}, {"kind", KindName(r.kind)}, {"readable", r.readable}};
+    if (!r.readable) input["error"] = r.error;
+    input["tensors"] = r.num_tensors;
+    ordered_json& devices = input["devices"] = ordered_json::array();
+    for (const Device& device : r.devices) devices.push_back(device.ToString());
+    input["buffers"] = r.num_buffers;
+    input["lower_bound"] = r.lower_bound;
+    if (r.given_bytes) input["given_bytes"] = *r.given_bytes;
+    ordered_json& outcomes = input["algorithms"] = ordered_json::array();
     for (const std::string& name : algorithms) {
       const AlgorithmOutcome* outcome = FindOutcome(r, name);
       if (!outcome) continue;
-      out += first ? "" : ", ";
-      first = false;
-      out += "{\"name\": " + JsonQuote(name);
+      ordered_json item = {{"name", name}};
       if (outcome->total_bytes) {
-        out += ", \"bytes\": " + std::to_string(*outcome->total_bytes) +
-               ", \"optimal\": " + (outcome->proven_optimal ? "true" : "false");
+        item["bytes"] = *outcome->total_bytes;
+        item["optimal"] = outcome->proven_optimal;
       } else {
-        out += ", \"error\": " + JsonQuote(outcome->error);
+        item["error"] = outcome->error;
       }
-      out += "}";
+      outcomes.push_back(std::move(item));
     }
-    out += "], \"oracle\": " + JsonQuote(VerdictName(r.oracle)) +
-           ", \"load\": " + JsonQuote(VerdictName(r.load)) +
-           ", \"findings\": [";
-    for (size_t f = 0; f < r.findings.size(); ++f) {
-      out += (f ? ", " : "") + JsonQuote(r.findings[f]);
-    }
-    out += "]";
-    if (times) {
-      char seconds[32];
-      std::snprintf(seconds, sizeof(seconds), "%.6f", r.seconds);
-      out += std::string(", \"seconds\": ") + seconds;
-    }
-    out += "}";
+    input["oracle"] = VerdictName(r.oracle);
+    input["load"] = VerdictName(r.load);
+    input["findings"] = r.findings;
+    // Microseconds, as the text table prints them.
+    if (times) input["seconds"] = std::round(r.seconds * 1e6) / 1e6;
+    inputs.push_back(std::move(input));
   }
-  out += "\n], \"exit_code\": " + std::to_string(ExitCode(reports)) + "}\n";
-  return out;
+  ordered_json out = {{"inputs", std::move(inputs)},
+                      {"exit_code", ExitCode(reports)}};
+  return out.dump(-1, ' ', false, ordered_json::error_handler_t::replace) +
+         "\n";
 }
 
 }  // namespace cli

@@ -1,5 +1,6 @@
 // memplan inspect FILE [--json] [--method NAME]: a program's methods,
 // planned buffers and planned tensors, or the validation error it broke.
+#include <cstdint>
 #include <cstdio>
 #include <fstream>
 #include <iterator>
@@ -7,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "nlohmann/json.hpp"
 #include "runtime/bundled_program.h"
 #include "runtime/program.h"
 #include "tools/command_line.h"
@@ -29,21 +31,10 @@ constexpr char kDescription[] =
 constexpr char kFooter[] =
     "Exit code: 0 ok, 2 unreadable or invalid, or usage.";
 
-std::string JsonString(const std::string& s) {
-  std::string out = "\"";
-  for (char c : s) {
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += c;
-    } else if (static_cast<unsigned char>(c) < 0x20) {
-      char buf[8];
-      std::snprintf(buf, sizeof(buf), "\\u%04x", c);
-      out += buf;
-    } else {
-      out += c;
-    }
-  }
-  return out + "\"";
+// Invalid UTF-8 (a file name, say) becomes U+FFFD instead of throwing.
+std::string JsonDump(const nlohmann::ordered_json& json) {
+  return json.dump(-1, ' ', false,
+                   nlohmann::ordered_json::error_handler_t::replace);
 }
 
 // Columns padded to their widest cell; numbers right-aligned.
@@ -84,6 +75,7 @@ struct TensorRow {
   PlannedTensor planned;
   std::string shape;
   std::string dtype;
+  std::vector<int64_t> sizes;
 };
 
 std::vector<TensorRow> TensorRows(const MethodMeta& meta) {
@@ -91,9 +83,14 @@ std::vector<TensorRow> TensorRows(const MethodMeta& meta) {
   for (const PlannedTensor& t : meta.planned_tensors()) {
     const executorch_flatbuffer::Tensor* tensor =
         meta.plan()->values()->Get(t.value_index)->val_as_Tensor();
+    std::vector<int64_t> sizes;
+    if (tensor->sizes() != nullptr) {
+      sizes.assign(tensor->sizes()->begin(), tensor->sizes()->end());
+    }
     rows.push_back(
         {t, Shape(*tensor),
-         executorch_flatbuffer::EnumNameScalarType(tensor->scalar_type())});
+         executorch_flatbuffer::EnumNameScalarType(tensor->scalar_type()),
+         std::move(sizes)});
   }
   return rows;
 }
@@ -134,41 +131,39 @@ void PrintMethodText(const MethodMeta& meta) {
       tensor_rows, {true, false, false, true, true, true, false});
 }
 
-std::string MethodJson(const MethodMeta& meta) {
-  std::vector<TensorRow> tensors = TensorRows(meta);
-  std::string out = "{\"name\": " + JsonString(meta.name()) +
-                    ", \"num_values\": " + std::to_string(NumValues(meta)) +
-                    ", \"total_planned_bytes\": " +
-                    std::to_string(meta.total_planned_bytes()) +
-                    ", \"buffers\": [";
+nlohmann::ordered_json MethodJson(const MethodMeta& meta) {
+  using nlohmann::ordered_json;
+  ordered_json buffers = ordered_json::array();
   const std::vector<Device> devices = meta.memory_planned_buffer_devices();
   for (size_t i = 0; i < meta.num_memory_planned_buffers(); ++i) {
-    if (i > 0) out += ", ";
-    out += "{\"mem_id\": " + std::to_string(i + 1) + ", \"size\": " +
-           std::to_string(*meta.memory_planned_buffer_size(i)) +
-           ", \"device\": " + JsonString(devices[i].ToString()) + "}";
+    buffers.push_back({{"mem_id", i + 1},
+                       {"size", *meta.memory_planned_buffer_size(i)},
+                       {"device", devices[i].ToString()}});
   }
-  out += "], \"planned_tensors\": [";
-  for (size_t i = 0; i < tensors.size(); ++i) {
-    const TensorRow& row = tensors[i];
-    if (i > 0) out += ", ";
-    out += "{\"value\": " + std::to_string(row.planned.value_index) +
-           ", \"shape\": " + row.shape +
-           ", \"dtype\": " + JsonString(row.dtype) +
-           ", \"mem_id\": " + std::to_string(row.planned.memory_id) +
-           ", \"offset\": " + std::to_string(row.planned.offset) +
-           ", \"nbytes\": " + std::to_string(row.planned.nbytes) +
-           ", \"device\": " + JsonString(row.planned.device.ToString()) + "}";
+  ordered_json tensors = ordered_json::array();
+  for (const TensorRow& row : TensorRows(meta)) {
+    tensors.push_back({{"value", row.planned.value_index},
+                       {"shape", row.sizes},
+                       {"dtype", row.dtype},
+                       {"mem_id", row.planned.memory_id},
+                       {"offset", row.planned.offset},
+                       {"nbytes", row.planned.nbytes},
+                       {"device", row.planned.device.ToString()}});
   }
-  return out + "]}";
+  return {{"name", meta.name()},
+          {"num_values", NumValues(meta)},
+          {"total_planned_bytes", meta.total_planned_bytes()},
+          {"buffers", std::move(buffers)},
+          {"planned_tensors", std::move(tensors)}};
 }
 
 int ReportError(const Options& options, const Error& error) {
   if (options.json) {
-    std::printf("{\"file\": %s, \"error\": {\"code\": %s, \"message\": %s}}\n",
-                JsonString(options.file).c_str(),
-                JsonString(ErrorCodeName(error.code())).c_str(),
-                JsonString(error.message()).c_str());
+    nlohmann::ordered_json json = {{"file", options.file},
+                                   {"error",
+                                    {{"code", ErrorCodeName(error.code())},
+                                     {"message", error.message()}}}};
+    std::printf("%s\n", JsonDump(json).c_str());
   } else {
     std::fprintf(stderr, "memplan inspect: %s: %s\n", options.file.c_str(),
                  error.ToString().c_str());
@@ -223,16 +218,16 @@ int RunInspect(int argc, char** argv) {
                               ? 0
                               : program->flatbuffer()->segments()->size();
   if (options.json) {
-    std::string out =
-        "{\"file\": " + JsonString(options.file) +
-        ", \"program_bytes\": " + std::to_string(size) +
-        ", \"extended_header\": " + (header.present ? "true" : "false") +
-        ", \"segments\": " + std::to_string(num_segments) + ", \"methods\": [";
-    for (size_t i = 0; i < methods.size(); ++i) {
-      if (i > 0) out += ", ";
-      out += MethodJson(methods[i]);
+    nlohmann::ordered_json json = {
+        {"file", options.file},
+        {"program_bytes", size},
+        {"extended_header", header.present},
+        {"segments", num_segments},
+        {"methods", nlohmann::ordered_json::array()}};
+    for (const MethodMeta& meta : methods) {
+      json["methods"].push_back(MethodJson(meta));
     }
-    std::printf("%s]}\n", out.c_str());
+    std::printf("%s\n", JsonDump(json).c_str());
     return kExitOk;
   }
   std::printf(

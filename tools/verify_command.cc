@@ -11,7 +11,7 @@
 #include <utility>
 #include <vector>
 
-#include "properties/json.h"
+#include "nlohmann/json.hpp"
 #include "properties/oracle.h"
 #include "properties/program_plans.h"
 #include "properties/report.h"
@@ -104,25 +104,27 @@ int RunVerify(int argc, char** argv) {
   std::vector<properties::Report> reports = properties::CheckMethods(methods);
   bool valid = true;
   std::string out;
-  if (args.json)
-    out = "{\"file\":" + properties::JsonQuote(args.file) + ",\"plans\":[";
+  nlohmann::ordered_json json = {{"file", args.file},
+                                 {"plans", nlohmann::ordered_json::array()}};
   for (size_t p = 0; p < methods.size(); ++p) {
     const properties::MethodPlan& named = methods[p];
     const properties::Report& report = reports[p];
     valid = valid && report.ok();
     if (args.json) {
-      if (p > 0) out += ",";
-      out +=
-          "{\"name\":" + properties::JsonQuote(named.name) +
-          ",\"allocations\":" + std::to_string(named.plan.allocations.size()) +
-          ",\"report\":" + properties::FormatJson(report) + "}";
+      json["plans"].push_back({{"name", named.name},
+                               {"allocations", named.plan.allocations.size()},
+                               {"report", properties::ReportJson(report)}});
     } else {
       out += named.name + ": " + std::to_string(named.plan.allocations.size()) +
              " allocation(s) in " + std::to_string(named.plan.buffers.size()) +
              " buffer(s)\n" + properties::FormatText(report);
     }
   }
-  if (args.json) out += "]}\n";
+  if (args.json) {
+    out = json.dump(-1, ' ', false,
+                    nlohmann::ordered_json::error_handler_t::replace) +
+          "\n";
+  }
   std::fputs(out.c_str(), stdout);
   return valid ? kExitOk : kExitFindings;
 }
