@@ -85,9 +85,9 @@ class JsonReader {
   }
 
   // SAX interface (nlohmann::json_sax).
-  bool null() { return Scalar(Literal(4), JsonValue::Type::kNull) != nullptr; }
+  bool null() { return Next(Literal(4), JsonValue::Type::kNull) != nullptr; }
   bool boolean(bool value) {
-    JsonValue* out = Scalar(Literal(value ? 4 : 5), JsonValue::Type::kBool);
+    JsonValue* out = Next(Literal(value ? 4 : 5), JsonValue::Type::kBool);
     out->bool_ = value;
     return true;
   }
@@ -95,7 +95,7 @@ class JsonReader {
   bool number_unsigned(number_unsigned_t) { return Number(); }
   bool number_float(number_float_t, const string_t&) { return Number(); }
   bool string(string_t& value) {
-    JsonValue* out = Scalar(StringStart(), JsonValue::Type::kString);
+    JsonValue* out = Next(StringStart(), JsonValue::Type::kString);
     out->text_ = std::move(value);
     return true;
   }
@@ -196,7 +196,7 @@ class JsonReader {
     while (start > 0 && IsNumberChar(text_[start - 1])) --start;
     end = start;
     while (end < text_.size() && IsNumberChar(text_[end])) ++end;
-    JsonValue* out = Scalar(start, JsonValue::Type::kNumber);
+    JsonValue* out = Next(start, JsonValue::Type::kNumber);
     out->text_.assign(text_.data() + start, end - start);
     return true;
   }
@@ -216,10 +216,6 @@ class JsonReader {
     out->type_ = type;
     Locate(offset, &out->line_, &out->column_);
     return out;
-  }
-
-  JsonValue* Scalar(size_t offset, JsonValue::Type type) {
-    return Next(offset, type);
   }
 
   bool StartContainer(JsonValue::Type type) {

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "runtime/core/checked_math.h"
 #include "tools/commands.h"
 
 namespace memplan {
@@ -63,8 +64,7 @@ CLI::Validator PowerOfTwo() {
   return CLI::Validator(
       [](std::string& text) -> std::string {
         uint64_t value = 0;
-        if (ParseDecimal(text, &value) && value > 0 &&
-            (value & (value - 1)) == 0) {
+        if (ParseDecimal(text, &value) && IsPowerOfTwo(value)) {
           return "";
         }
         return "must be a power of two (1, 2, 4, ...), not '" + text + "'";
