@@ -31,10 +31,14 @@
 // (for the section bound and the candidates) plus its item's neighbours and
 // sections; every change is logged and undone, no allocation per node. A
 // decision round-robins preorders with doubling node limits, as MiniMalloc
-// does, so one unlucky order does not sink it.
+// does, so one unlucky order does not sink it: MiniMalloc's three (lifetime,
+// area, busiest section; busiest, area, lifetime; busiest, lifetime, area),
+// each once as is and once re-ranked inside every part the decomposition
+// splits off, by the part's own unplaced bytes per section.
 #include "planner/exact.h"
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <functional>
 #include <limits>
@@ -74,6 +78,29 @@ uint64_t AlignUp(uint64_t value, uint64_t alignment) {
   CheckedAlignUp(value, alignment, &out);
   return out;
 }
+
+// What a static preorder compares, each larger first.
+enum class Key : uint8_t {
+  kLength,   // Lifetime, in the caller's times.
+  kArea,     // Size times lifetime.
+  kBusiest,  // The most padded bytes in any of the item's sections.
+};
+
+struct Preorder {
+  std::array<Key, 3> keys;
+  // Whether each part the decomposition splits off is re-ranked by its own
+  // unplaced bytes per section (kBusiest then counts only those).
+  bool per_part;
+};
+
+constexpr Preorder kPreorders[] = {
+    {{Key::kLength, Key::kArea, Key::kBusiest}, false},
+    {{Key::kBusiest, Key::kArea, Key::kLength}, false},
+    {{Key::kBusiest, Key::kLength, Key::kArea}, false},
+    {{Key::kBusiest, Key::kArea, Key::kLength}, true},
+    {{Key::kBusiest, Key::kLength, Key::kArea}, true},
+    {{Key::kLength, Key::kArea, Key::kBusiest}, true},
+};
 
 // The unplaced items of one independent part: arena_[begin, end), and the
 // sections [lo, hi] they live in.
@@ -185,6 +212,8 @@ class Search {
         if (nodes == 0 || Clock::now() > deadline_) {
           return Outcome::kOutOfBudget;
         }
+        per_part_ =
+            p > 0 && kPreorders[p - 1].per_part ? &kPreorders[p - 1] : nullptr;
         const uint64_t attempt = std::min(limit, nodes);
         const Outcome outcome = Attempt(rank, attempt);
         nodes -= std::min(nodes, nodes_);
@@ -241,7 +270,6 @@ class Search {
 
  private:
   static constexpr uint32_t kNone = std::numeric_limits<uint32_t>::max();
-  static constexpr size_t kNoisyPreorders = 9;
 
   template <typename F>
   void ForEachOverlap(const std::vector<uint32_t>& by_lo, F f) const {
@@ -254,75 +282,80 @@ class Search {
     }
   }
 
-  // Three static orders (rank 1 = first): most bytes in its busiest
-  // section, then size, then lifetime; size, lifetime; area, busiest.
+  // Whether a comes before b in `order`, with `busiest` per item; ties in
+  // index order, as equivalent_before_ (and so the order pruning) expects:
+  // equivalent items tie on every key.
+  bool Precedes(const Preorder& order, const std::vector<uint64_t>& busiest,
+                uint32_t a, uint32_t b) const {
+    for (const Key key : order.keys) {
+      unsigned __int128 x = 0, y = 0;
+      switch (key) {
+        case Key::kLength:
+          x = items_[a].length;
+          y = items_[b].length;
+          break;
+        case Key::kArea:
+          x = static_cast<unsigned __int128>(items_[a].size) * items_[a].length;
+          y = static_cast<unsigned __int128>(items_[b].size) * items_[b].length;
+          break;
+        case Key::kBusiest:
+          x = busiest[a];
+          y = busiest[b];
+          break;
+      }
+      if (x != y) return x > y;
+    }
+    return a < b;
+  }
+
+  // The most of `totals` in any of item j's sections.
+  uint64_t Busiest(uint32_t j, const std::vector<uint64_t>& totals) const {
+    uint64_t most = 0;
+    for (uint32_t s = items_[j].lo; s <= items_[j].hi; ++s) {
+      most = std::max(most, totals[s]);
+    }
+    return most;
+  }
+
+  // Ranks (1 = first) for kPreorders, from the whole problem's sections.
   void MakePreorders() {
     const size_t m = items_.size();
-    std::vector<uint64_t> busiest(m, 0);
-    for (size_t i = 0; i < m; ++i) {
-      for (uint32_t s = items_[i].lo; s <= items_[i].hi; ++s) {
-        busiest[i] = std::max(busiest[i], initial_total_[s]);
-      }
-    }
-    auto area = [&](uint32_t i) {
-      const unsigned __int128 a =
-          static_cast<unsigned __int128>(items_[i].size) * items_[i].length;
-      return a;
-    };
-    using Key = std::function<bool(uint32_t, uint32_t)>;
-    const std::vector<Key> keys = {
-        [&](uint32_t a, uint32_t b) {
-          return std::make_tuple(busiest[a], items_[a].size, items_[a].length) >
-                 std::make_tuple(busiest[b], items_[b].size, items_[b].length);
-        },
-        [&](uint32_t a, uint32_t b) {
-          return std::make_tuple(items_[a].size, items_[a].length) >
-                 std::make_tuple(items_[b].size, items_[b].length);
-        },
-        [&](uint32_t a, uint32_t b) {
-          if (area(a) != area(b)) return area(a) > area(b);
-          return busiest[a] > busiest[b];
-        },
-    };
-    for (const Key& key : keys) {
+    busiest_.resize(m);
+    for (uint32_t i = 0; i < m; ++i) busiest_[i] = Busiest(i, initial_total_);
+    for (const Preorder& preorder : kPreorders) {
       std::vector<uint32_t> order(m);
       std::iota(order.begin(), order.end(), 0);
-      // Stable: equivalent items keep index order, as equivalent_before_
-      // (and so the order pruning) expects.
-      std::stable_sort(order.begin(), order.end(), key);
+      std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
+        return Precedes(preorder, busiest_, a, b);
+      });
       std::vector<uint32_t> rank(m);
       for (size_t k = 0; k < m; ++k)
         rank[order[k]] = static_cast<uint32_t>(k + 1);
       preorders_.push_back(std::move(rank));
     }
-    // Then noisy copies of them: searches are heavy-tailed, and restarting
-    // from a slightly different order escapes an early mistake.
-    uint64_t state = 0x9E3779B97F4A7C15ull;
-    auto next = [&state]() {
-      uint64_t z = (state += 0x9E3779B97F4A7C15ull);
-      z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-      z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-      return z ^ (z >> 31);
-    };
-    const uint64_t spread = std::max<uint64_t>(2, m / 8);
-    for (size_t copy = 0; copy < kNoisyPreorders; ++copy) {
-      const std::vector<uint32_t>& base = preorders_[copy % keys.size()];
-      std::vector<std::pair<uint64_t, uint32_t>> score(m);
-      for (uint32_t i = 0; i < m; ++i) {
-        score[i] = {base[i] + next() % spread, i};
-      }
-      std::sort(score.begin(), score.end());
-      std::vector<uint32_t> rank(m);
-      for (size_t k = 0; k < m; ++k) {
-        rank[score[k].second] = static_cast<uint32_t>(k + 1);
-      }
-      preorders_.push_back(std::move(rank));
+  }
+
+  // Re-ranks the items of `part` (1 = first) by per_part_ over the unplaced
+  // bytes of their sections, logging the ranks it replaces.
+  void RerankPart(const Part& part,
+                  std::vector<std::pair<uint32_t, uint32_t>>* log) {
+    std::vector<uint32_t> members(arena_.begin() + part.begin,
+                                  arena_.begin() + part.end);
+    for (uint32_t j : members) {
+      busiest_[j] = Busiest(j, total_);
+      log->push_back({j, rank_[j]});
+    }
+    std::sort(members.begin(), members.end(), [&](uint32_t a, uint32_t b) {
+      return Precedes(*per_part_, busiest_, a, b);
+    });
+    for (size_t k = 0; k < members.size(); ++k) {
+      rank_[members[k]] = static_cast<uint32_t>(k + 1);
     }
   }
 
   Outcome Attempt(const std::vector<uint32_t>& rank, uint64_t node_limit) {
     const size_t m = items_.size();
-    rank_ = &rank;
+    rank_ = rank;
     nodes_ = 0;
     node_limit_ = node_limit;
     placed_.assign(m, 0);
@@ -403,10 +436,13 @@ class Search {
       lo = hi + 1;
     }
     Outcome outcome = Outcome::kFound;
+    std::vector<std::pair<uint32_t, uint32_t>> rank_log;
     for (const Part& sub : parts) {
+      if (per_part_ != nullptr) RerankPart(sub, &rank_log);
       outcome = Dfs(sub, 0, 0);
       if (outcome != Outcome::kFound) break;
     }
+    for (const auto& [j, rank] : rank_log) rank_[j] = rank;
     arena_.resize(top);
     for (size_t k = part.begin; k < part.end; ++k) pos_[arena_[k]] = k;
     return outcome;
@@ -415,7 +451,7 @@ class Search {
   Outcome Dfs(const Part& part, uint64_t last_offset, uint32_t last_rank) {
     if (part.begin == part.end) return Outcome::kFound;
     if (!Tick()) return Outcome::kOutOfBudget;
-    const std::vector<uint32_t>& rank = *rank_;
+    const std::vector<uint32_t>& rank = rank_;
     // One pass over the unplaced items: dead ends, the gap bound, and the
     // candidates (later in canonical order, equivalent predecessor placed).
     uint64_t min_height = std::numeric_limits<uint64_t>::max();
@@ -531,7 +567,7 @@ class Search {
     if (feasible) {
       const Part rest = {part.begin, part.end - 1, part.lo, part.hi};
       outcome = cut_log_.size() > cut_base ? SolveParts(rest, cut_base)
-                                           : Dfs(rest, offset, (*rank_)[b]);
+                                           : Dfs(rest, offset, rank_[b]);
     }
 
     cut_log_.resize(cut_base);
@@ -565,7 +601,9 @@ class Search {
   std::vector<uint32_t> guide_;  // From the best plan; empty: none.
 
   // One attempt's state; every change is undone on the way back.
-  const std::vector<uint32_t>* rank_ = nullptr;
+  std::vector<uint32_t> rank_;  // The attempt's preorder, parts re-ranked.
+  const Preorder* per_part_ = nullptr;  // Re-ranks parts by this, if set.
+  std::vector<uint64_t> busiest_;       // Scratch for the ranking.
   uint64_t capacity_ = 0;
   uint64_t padded_capacity_ = 0;
   Clock::time_point deadline_;
@@ -1056,13 +1094,15 @@ Result<Placement> ExactAlgorithm::Place(const std::vector<PlanItem>& items,
         static_cast<uint64_t>(std::min(static_cast<double>(nodes_left) * share,
                                        static_cast<double>(nodes_left)));
     const uint64_t padded_capacity = AlignUp(capacity, granule);
-    // The sweep first; where it cannot prove, it gets half and the
-    // offset-ordered search (which can) the rest.
+    // The sweep first; where it cannot prove, it gets a quarter and the
+    // offset-ordered search (which can) the rest: with slack the sweep
+    // finds some aligned packings fast, but none of MiniMalloc's asplos2024
+    // problems at their capacity, where the search finds most.
     const bool exact_sweep = search.EverySectionHolds(padded_capacity);
-    const Clock::time_point half = now + (until - now) / 2;
+    const Clock::time_point quarter = now + (until - now) / 4;
     Outcome outcome =
-        sweep.FitsIn(capacity, padded_capacity, exact_sweep ? until : half,
-                     exact_sweep ? nodes : nodes / 2);
+        sweep.FitsIn(capacity, padded_capacity, exact_sweep ? until : quarter,
+                     exact_sweep ? nodes : nodes / 4);
     const bool swept = outcome == Outcome::kFound;
     if (!exact_sweep && !swept) {
       const uint64_t spent =
@@ -1086,10 +1126,12 @@ Result<Placement> ExactAlgorithm::Place(const std::vector<PlanItem>& items,
     }
     return outcome;
   };
-  // The bound itself first: on tight problems that is the whole answer
-  // (half the budget where the sweep decides it, else a quarter).
+  // The bound itself first: on tight problems, real models' included, that
+  // is the whole answer (half the budget where the sweep decides it, else
+  // three quarters: the search is heavy-tailed, and the bisection after it
+  // starts from the heuristics' height).
   const bool exact_at_bound = search.EverySectionHolds(AlignUp(low, granule));
-  if (decide(low, exact_at_bound ? 0.5 : 0.25) != Outcome::kFound) {
+  if (decide(low, exact_at_bound ? 0.5 : 0.75) != Outcome::kFound) {
     low = round_up(low + 1);
   }
   // Then bisection in units; a step gets its share of what is left, at
