@@ -1,6 +1,7 @@
 #include "planner/multi_fit.h"
 
 #include <algorithm>
+#include <array>
 #include <numeric>
 #include <optional>
 #include <utility>
@@ -9,6 +10,7 @@
 #include "planner/lower_bound.h"
 #include "planner/skyline.h"
 #include "planner/time_axis.h"
+#include "runtime/core/checked_math.h"
 
 namespace memplan {
 namespace planner {
@@ -23,6 +25,12 @@ constexpr int kMaxFlips = 4;
 // A bottom-up try that looks at more than this many times and items per
 // item and time gives up: it bounds many long, nested lifetimes.
 constexpr uint64_t kWorkPerItem = 256;
+
+// Squeaky-wheel dives: at most this many, while their work (items plus
+// pairs of overlapping lifetimes, per dive) stays within kDiveWork: 50 dives
+// at 3,000 pairs, 5 at 30,000, none past 150,000.
+constexpr int kMaxDives = 50;
+constexpr uint64_t kDiveWork = 150'000;
 
 // splitmix64: a fixed stream on every standard library.
 class Jitter {
@@ -49,6 +57,156 @@ std::vector<uint64_t> Ranks(const std::vector<size_t>& order) {
   for (size_t k = 0; k < order.size(); ++k) rank[order[k]] = order.size() - k;
   return rank;
 }
+
+// A monotone priority queue (radix heap): every key pushed is at least the
+// last one popped, as offsets in a dive are. A key lands in the bucket of
+// its highest bit that differs from the last key popped; the lowest
+// nonempty bucket is redistributed when bucket 0 (keys equal to it) runs
+// dry, so each entry moves O(key bits) times at most and usually once.
+class RadixHeap {
+ public:
+  using Key = unsigned __int128;
+
+  bool empty() const { return size_ == 0; }
+  void Push(Key key, uint32_t value) {
+    buckets_[Bucket(key)].push_back({key, value});
+    ++size_;
+  }
+  // The least key's value (and the key in *key).
+  uint32_t Pop(Key* key) {
+    if (buckets_[0].empty()) {
+      size_t b = 1;
+      while (buckets_[b].empty()) ++b;
+      std::vector<Entry>& from = buckets_[b];
+      last_ = std::min_element(from.begin(), from.end())->first;
+      for (const Entry& entry : from) {
+        buckets_[Bucket(entry.first)].push_back(entry);
+      }
+      from.clear();
+    }
+    const Entry entry = buckets_[0].back();
+    buckets_[0].pop_back();
+    --size_;
+    *key = entry.first;
+    return entry.second;
+  }
+
+ private:
+  using Entry = std::pair<Key, uint32_t>;
+  static constexpr size_t kBits = 128;
+
+  size_t Bucket(Key key) const {
+    const Key x = key ^ last_;
+    const uint64_t high = static_cast<uint64_t>(x >> 64);
+    const uint64_t low = static_cast<uint64_t>(x);
+    if (high != 0) return kBits - static_cast<size_t>(__builtin_clzll(high));
+    if (low != 0) return 64 - static_cast<size_t>(__builtin_clzll(low));
+    return 0;
+  }
+
+  std::array<std::vector<Entry>, kBits + 1> buckets_;
+  Key last_ = 0;
+  size_t size_ = 0;
+};
+
+// Dives over the lifetimes' overlap graph: at each step the unplaced item
+// that can go lowest (ties: the higher priority) goes there, as exact's
+// canonical search's first dive does, with no capacity.
+class Dives {
+ public:
+  // Empty (ok() false) where more than `max_pairs` lifetimes overlap.
+  Dives(const std::vector<PlanItem>& items, uint64_t max_pairs)
+      : begin_(items.size() + 1, 0) {
+    const size_t n = items.size();
+    for (const PlanItem& item : items) {
+      sizes_.push_back(item.size);
+      alignments_.push_back(item.alignment);
+    }
+    std::vector<uint32_t> by_first;
+    for (uint32_t i = 0; i < n; ++i) {
+      if (items[i].size > 0) by_first.push_back(i);
+    }
+    std::sort(by_first.begin(), by_first.end(), [&](uint32_t a, uint32_t b) {
+      return items[a].first < items[b].first;
+    });
+    std::vector<std::pair<uint32_t, uint32_t>> pairs;
+    for (size_t k = 0; k < by_first.size(); ++k) {
+      const int64_t last = items[by_first[k]].last;
+      for (size_t l = k + 1;
+           l < by_first.size() && items[by_first[l]].first <= last; ++l) {
+        if (pairs.size() == max_pairs) return;
+        pairs.push_back({by_first[k], by_first[l]});
+      }
+    }
+    for (const auto& [a, b] : pairs) {
+      ++begin_[a + 1];
+      ++begin_[b + 1];
+    }
+    for (size_t i = 0; i < n; ++i) begin_[i + 1] += begin_[i];
+    neighbors_.resize(begin_[n]);
+    std::vector<size_t> fill(begin_.begin(), begin_.end() - 1);
+    for (const auto& [a, b] : pairs) {
+      neighbors_[fill[a]++] = b;
+      neighbors_[fill[b]++] = a;
+    }
+    ok_ = true;
+  }
+
+  bool ok() const { return ok_; }
+  // Heap entries one dive costs, about.
+  uint64_t work() const { return sizes_.size() + neighbors_.size() / 2; }
+
+  std::vector<uint64_t> Dive(const std::vector<double>& priority) const {
+    const size_t n = sizes_.size();
+    // Keys: offset, then the lower place in priority order (ties: index).
+    std::vector<uint32_t> order(n);
+    std::iota(order.begin(), order.end(), 0);
+    std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
+      return priority[a] != priority[b] ? priority[a] > priority[b] : a < b;
+    });
+    std::vector<uint32_t> place(n);
+    for (uint32_t k = 0; k < n; ++k) place[order[k]] = k;
+    auto key = [&](uint64_t offset, uint32_t i) {
+      return (static_cast<RadixHeap::Key>(offset) << 32) | place[i];
+    };
+    std::vector<uint64_t> offsets(n, 0);
+    std::vector<uint8_t> placed(n, 0);
+    RadixHeap queue;
+    for (uint32_t i = 0; i < n; ++i) {
+      if (sizes_[i] > 0) queue.Push(key(0, i), i);
+    }
+    while (!queue.empty()) {
+      RadixHeap::Key popped;
+      const uint32_t i = queue.Pop(&popped);
+      const uint64_t offset = static_cast<uint64_t>(popped >> 32);
+      if (placed[i]) continue;
+      if (offset != offsets[i]) {  // Raised since: queued again.
+        queue.Push(key(offsets[i], i), i);
+        continue;
+      }
+      placed[i] = 1;
+      const uint64_t end = offset + sizes_[i];
+      for (size_t k = begin_[i]; k < begin_[i + 1]; ++k) {
+        const uint32_t j = neighbors_[k];
+        uint64_t raised = end;
+        if (placed[j] || raised <= offsets[j] ||
+            !CheckedAlignUp(end, alignments_[j], &raised) ||
+            raised <= offsets[j]) {
+          continue;
+        }
+        offsets[j] = raised;
+      }
+    }
+    return offsets;
+  }
+
+ private:
+  std::vector<uint64_t> sizes_;
+  std::vector<uint64_t> alignments_;
+  std::vector<size_t> begin_;  // neighbors_[begin_[i], begin_[i + 1]).
+  std::vector<uint32_t> neighbors_;
+  bool ok_ = false;
+};
 
 class Tries {
  public:
@@ -153,6 +311,30 @@ Result<Placement> MultiFitAlgorithm::Place(const std::vector<PlanItem>& items,
     for (SkylineDirection direction :
          {SkylineDirection::kForward, SkylineDirection::kBackward}) {
       tries.Hold(SkylinePlace(items, times, *rank, direction, max_work));
+    }
+  }
+  // Squeaky-wheel dives (Joslin and Clements, JAIR 1999): each dive's
+  // items that end above the lower bound gain priority in proportion to
+  // how far above, so the next dive places them before their peers.
+  const uint64_t lower_bound = LiveBytesLowerBound(items);
+  const Dives dives(items, kDiveWork / 2);
+  if (dives.ok()) {
+    std::vector<double> priority(area_rank.begin(), area_rank.end());
+    uint64_t work = 0;
+    for (int dive = 0; dive < kMaxDives && work + dives.work() <= kDiveWork &&
+                       tries.height() > lower_bound;
+         ++dive, work += dives.work()) {
+      std::vector<uint64_t> offsets = dives.Dive(priority);
+      const uint64_t height = PlacementHeight(items, offsets);
+      for (size_t i = 0; i < n && height > lower_bound; ++i) {
+        const uint64_t end = offsets[i] + items[i].size;
+        if (end > lower_bound) {
+          priority[i] += static_cast<double>(n) *
+                         static_cast<double>(end - lower_bound) /
+                         static_cast<double>(height - lower_bound);
+        }
+      }
+      tries.Keep(std::move(offsets));
     }
   }
   // Sizes scaled by a random factor in [0, 1): other ties, other choices.
