@@ -207,15 +207,13 @@ class Search {
     deadline_ = deadline;
     uint64_t limit = std::max<uint64_t>(items_.size(), 64);
     while (true) {
-      for (size_t p = guide_.empty() ? 1 : 0; p <= preorders_.size(); ++p) {
-        const std::vector<uint32_t>& rank = p == 0 ? guide_ : preorders_[p - 1];
+      for (size_t p = 0; p < preorders_.size(); ++p) {
         if (nodes == 0 || Clock::now() > deadline_) {
           return Outcome::kOutOfBudget;
         }
-        per_part_ =
-            p > 0 && kPreorders[p - 1].per_part ? &kPreorders[p - 1] : nullptr;
+        per_part_ = kPreorders[p].per_part ? &kPreorders[p] : nullptr;
         const uint64_t attempt = std::min(limit, nodes);
-        const Outcome outcome = Attempt(rank, attempt);
+        const Outcome outcome = Attempt(preorders_[p], attempt);
         nodes -= std::min(nodes, nodes_);
         if (outcome != Outcome::kOutOfBudget) return outcome;
       }
@@ -231,42 +229,6 @@ class Search {
     }
   }
   uint64_t total_nodes() const { return total_nodes_; }
-
-  // A preorder from a known plan (offsets at the caller's item positions):
-  // items by offset, tried first in every round, so a search at a lower
-  // capacity starts next to the best plan found (solution-guided search).
-  // Equivalent items keep index order among the ranks they get.
-  void SetGuide(const std::vector<uint64_t>& offsets) {
-    const size_t m = items_.size();
-    std::vector<uint32_t> order(m);
-    std::iota(order.begin(), order.end(), 0);
-    const std::vector<uint32_t>& tie = preorders_.front();
-    std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
-      const uint64_t oa = offsets[items_[a].index];
-      const uint64_t ob = offsets[items_[b].index];
-      return oa != ob ? oa < ob : tie[a] < tie[b];
-    });
-    guide_.assign(m, 0);
-    for (size_t k = 0; k < m; ++k) {
-      guide_[order[k]] = static_cast<uint32_t>(k + 1);
-    }
-    // Each class of equivalent items (a chain through equivalent_before_,
-    // which points at a lower index) takes its members' ranks in ascending
-    // order.
-    std::vector<uint32_t> head(m);
-    std::vector<std::vector<uint32_t>> ranks(m);
-    for (uint32_t j = 0; j < m; ++j) {
-      head[j] =
-          equivalent_before_[j] == kNone ? j : head[equivalent_before_[j]];
-      ranks[head[j]].push_back(guide_[j]);
-    }
-    std::vector<size_t> next(m, 0);
-    for (uint32_t h = 0; h < m; ++h) {
-      std::sort(ranks[h].begin(), ranks[h].end());
-    }
-    for (uint32_t j = 0; j < m; ++j)
-      guide_[j] = ranks[head[j]][next[head[j]]++];
-  }
 
  private:
   static constexpr uint32_t kNone = std::numeric_limits<uint32_t>::max();
@@ -598,7 +560,6 @@ class Search {
   std::vector<uint64_t> initial_total_;  // Padded bytes per section.
   std::vector<uint32_t> equivalent_before_;
   std::vector<std::vector<uint32_t>> preorders_;
-  std::vector<uint32_t> guide_;  // From the best plan; empty: none.
 
   // One attempt's state; every change is undone on the way back.
   std::vector<uint32_t> rank_;  // The attempt's preorder, parts re-ranked.
@@ -1071,7 +1032,6 @@ Result<Placement> ExactAlgorithm::Place(const std::vector<PlanItem>& items,
   if (granule == std::numeric_limits<uint64_t>::max()) granule = 1;
   Search search(search_items, times.size(), granule);
   Sweep sweep(search_items, times.size());
-  search.SetGuide(best.offsets);
   const uint64_t padded = search.max_section_bytes();
   if (padded >= granule)
     lower_bound = std::max(lower_bound, padded - (granule - 1));
@@ -1120,7 +1080,6 @@ Result<Placement> ExactAlgorithm::Place(const std::vector<PlanItem>& items,
       }
       best.offsets = std::move(offsets);
       best.height = PlacementHeight(items, best.offsets);
-      search.SetGuide(best.offsets);
     } else if (outcome == Outcome::kInfeasible) {
       proven = std::max(proven, round_up(capacity + 1));
     }
