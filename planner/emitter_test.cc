@@ -286,11 +286,11 @@ TEST_P(ExampleGraphTest, PlansEmitsAndLoads) {
   EXPECT_EQ(e.program->execution_plan[0]->name, graph->name());
   ExpectRuntimeSeesThePlan(e.bytes, e.plan);
   for (const BufferInfo& buffer : e.plan.buffers) {
-    EXPECT_GE(buffer.size, buffer.lower_bound);
+    EXPECT_GE(buffer.size, buffer.aligned_lower_bound);
     std::printf("%s: mem_id %u %s %llu bytes (lower bound %llu)\n", GetParam(),
                 buffer.mem_id, buffer.device.ToString().c_str(),
                 static_cast<unsigned long long>(buffer.size),
-                static_cast<unsigned long long>(buffer.lower_bound));
+                static_cast<unsigned long long>(buffer.aligned_lower_bound));
   }
   for (const AlgorithmStats& stats : e.plan.algorithms) {
     std::printf("%s: %s total %llu bytes\n", GetParam(), stats.name.c_str(),

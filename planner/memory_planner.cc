@@ -241,7 +241,7 @@ Result<PlanResult> PlanGraph(const Graph& graph, const PlanOptions& options) {
     BufferInfo& buffer = result.buffers[partition.mem_id - 1];
     buffer.device = partition.device;
     buffer.size = chosen.placements[p].height + options.buffer_padding;
-    buffer.lower_bound = LiveBytesLowerBound(partition.items);
+    buffer.aligned_lower_bound = LiveBytesLowerBound(partition.items);
     for (size_t i = 0; i < partition.roots.size(); ++i) {
       root_partition[partition.roots[i]] = &partition;
       root_offset[partition.roots[i]] = chosen.placements[p].offsets[i];

@@ -51,8 +51,8 @@ TEST(MemoryPlannerTest, LowerBoundIsTheMostAlignedBytesLiveAtOnce) {
   Result<PlanResult> plan = PlanGraph(MustParse(kDiamond), options);
   ASSERT_TRUE(plan.ok());
   // Alignment 16 rounds 40 -> 48 and 24 -> 32; peak is x+a (n0) = 96.
-  EXPECT_EQ(plan->buffers[0].lower_bound, 96u);
-  EXPECT_GE(plan->buffers[0].size, plan->buffers[0].lower_bound);
+  EXPECT_EQ(plan->buffers[0].aligned_lower_bound, 96u);
+  EXPECT_GE(plan->buffers[0].size, plan->buffers[0].aligned_lower_bound);
 }
 
 TEST(MemoryPlannerTest, GlobalAndPerSpecAlignment) {

@@ -30,7 +30,7 @@ TEST(CsvPlanTest, ReadsRowsAsHalfOpenLifetimesInOneBuffer) {
   // b1 ends at 2 and b2 starts at 3 on the same bytes: valid.
   Report report = Check(*plan);
   EXPECT_TRUE(report.ok()) << FormatText(report);
-  EXPECT_EQ(report.buffers[0].lower_bound, 8u);
+  EXPECT_EQ(report.buffers[0].live_bytes_lower_bound, 8u);
 }
 
 TEST(CsvPlanTest, OverlappingRowsAreReported) {

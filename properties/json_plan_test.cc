@@ -44,8 +44,8 @@ TEST(JsonPlanTest, ReadsTheWorkedExample) {
   EXPECT_EQ(plan->end_time, 4);
   Report report = Check(*plan);
   EXPECT_TRUE(report.ok()) << FormatText(report);
-  EXPECT_EQ(report.buffers[0].lower_bound, 128u);
-  EXPECT_EQ(report.buffers[1].lower_bound, 256u);
+  EXPECT_EQ(report.buffers[0].live_bytes_lower_bound, 128u);
+  EXPECT_EQ(report.buffers[1].live_bytes_lower_bound, 256u);
 }
 
 TEST(JsonPlanTest, RoundTripsThroughPlanToJson) {

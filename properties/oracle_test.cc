@@ -55,7 +55,8 @@ TEST(OracleTest, ABuiltPlanIsCheckedWithStructuredViolations) {
   EXPECT_EQ(v.lifetime->first, 1);
   EXPECT_EQ(v.lifetime->last, 1);
   ASSERT_EQ(report.buffers.size(), 1u);
-  EXPECT_EQ(report.buffers[0].lower_bound, 128u);  // Both live at time 1.
+  EXPECT_EQ(report.buffers[0].live_bytes_lower_bound,
+            128u);  // Both live at time 1.
 
   plan.allocations[1].offset = 64;
   plan.buffers[0].size = 128;

@@ -70,7 +70,7 @@ TEST(ProgramPlanTest, LifetimesKindsAndAlignmentFromTheChain) {
   EXPECT_EQ(Find(*plan, h).device, Device::Cpu());
   Report report = Check(*plan);
   EXPECT_TRUE(report.ok()) << FormatText(report);
-  EXPECT_EQ(report.buffers[0].lower_bound, 128u);
+  EXPECT_EQ(report.buffers[0].live_bytes_lower_bound, 128u);
 }
 
 TEST(ProgramPlanTest, ReuseAfterDeathIsValidButStackingLiveTensorsIsAnOverlap) {
@@ -123,7 +123,8 @@ TEST(ProgramPlanTest, ViewOperatorsAndSamePlaceMovesMakeAliases) {
   EXPECT_EQ(Find(*plan, moved).kind, AllocationKind::kView);
   Report report = Check(*plan);
   EXPECT_TRUE(report.ok()) << FormatText(report);
-  EXPECT_EQ(report.buffers[0].lower_bound, 64u);  // Only the base counts.
+  EXPECT_EQ(report.buffers[0].live_bytes_lower_bound,
+            64u);  // Only the base counts.
 }
 
 TEST(ProgramPlanTest, TensorListItemsAreLiveWhereTheListIsNamed) {

@@ -59,7 +59,7 @@ TEST(RealProgramsVerifyTest, ExecuTorchPlansAreValid) {
       planned_tensors += plan->allocations.size();
       // A valid plan never beats its lower bound.
       for (const BufferQuality& q : report.buffers) {
-        EXPECT_GE(static_cast<uint64_t>(q.size), q.lower_bound);
+        EXPECT_GE(static_cast<uint64_t>(q.size), q.live_bytes_lower_bound);
         EXPECT_LE(q.high_water, static_cast<uint64_t>(q.size));
       }
     }

@@ -144,7 +144,7 @@ TEST(ReplanTest, AWastefulPlanShrinksToTheOptimumAndNothingElseChanges) {
   EXPECT_EQ(buffer.tensors, 3u);
   EXPECT_EQ(buffer.old_size, 192u);
   EXPECT_EQ(buffer.new_size, 128u);
-  EXPECT_EQ(buffer.lower_bound, 128u);
+  EXPECT_EQ(buffer.live_bytes_lower_bound, 128u);
   EXPECT_EQ(buffer.algorithm, "multi_fit");
   EXPECT_EQ(result->old_total(), 192u);
   EXPECT_EQ(result->new_total(), 128u);
@@ -375,7 +375,7 @@ TEST(ReplanTest, RealProgramsReplanValidAndNoLarger) {
     EXPECT_EQ(result->bundled_input, path.extension() == ".bpte");
     EXPECT_LE(result->new_total(), result->old_total());
     for (const ReplannedBuffer& buffer : result->buffers) {
-      EXPECT_GE(buffer.new_size, buffer.lower_bound);
+      EXPECT_GE(buffer.new_size, buffer.live_bytes_lower_bound);
     }
     EXPECT_EQ(Violations(result->bytes), 0u);
     Load(result->bytes);
