@@ -9,6 +9,7 @@
 #include "planner/lifetimes.h"
 #include "planner/memory_planner.h"
 #include "planner/plan_test_util.h"
+#include "runtime/core/error_matchers.h"
 #include "runtime/program.h"
 #include "schema/program_generated.h"
 
@@ -16,6 +17,7 @@ namespace memplan {
 namespace planner {
 namespace {
 
+using ::memplan::testing::IsError;
 namespace fb = executorch_flatbuffer;
 using ::testing::ElementsAre;
 using testing::Find;
@@ -227,7 +229,9 @@ TEST(EmitterTest, RefusesAPlanOfAnotherGraph) {
   Result<PlanResult> plan = PlanGraph(MustParse(kMixed), PlanOptions{});
   ASSERT_TRUE(plan.ok());
   Graph other = MustParse("tensor a float [4] input\nnode n relu in=a\n");
-  EXPECT_FALSE(EmitProgram(other, *plan).ok());
+  EXPECT_THAT(EmitProgram(other, *plan),
+              IsError(ErrorCode::kInvalidArgument,
+                      HasSubstr("plan has 6 tensors, graph 'forward' has 1")));
 }
 
 // Loads an emitted program with the runtime and checks that MethodMeta

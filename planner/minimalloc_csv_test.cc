@@ -2,11 +2,13 @@
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "runtime/core/error_matchers.h"
 
 namespace memplan {
 namespace planner {
 namespace {
 
+using ::memplan::testing::IsError;
 using ::testing::AllOf;
 using ::testing::ElementsAre;
 using ::testing::Field;
@@ -80,7 +82,10 @@ TEST(MinimallocCsvTest, WriteAddsAnOffsetColumnAndKeepsRows) {
   Result<std::string> text = WriteMinimallocCsv(*problem, {8, 0});
   ASSERT_TRUE(text.ok());
   EXPECT_EQ(*text, "id,lower,upper,size,offset\nb1,0,3,4,8\nb2,3,9,4,0\n");
-  EXPECT_FALSE(WriteMinimallocCsv(*problem, {1}).ok());
+  EXPECT_THAT(
+      WriteMinimallocCsv(*problem, {1}),
+      IsError(ErrorCode::kInvalidArgument,
+              HasSubstr("offsets has 1 entries, the problem has 2 rows")));
 }
 
 TEST(MinimallocCsvTest, WriteOverwritesAnExistingOffsetInPlace) {
