@@ -13,12 +13,14 @@
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "runtime/core/error_matchers.h"
 #include "runtime/testing/program_builder.h"
 
 namespace memplan {
 namespace {
 
 namespace fs = std::filesystem;
+using ::memplan::testing::IsError;
 using ::testing::HasSubstr;
 
 oracle::Allocation Alloc(std::string id, oracle::Offset offset,
@@ -112,7 +114,12 @@ TEST(OracleTest, ReadsEveryFormatByNameAndContents) {
 TEST(OracleTest, UnreadableInputIsAnErrorThatNamesWhere) {
   Result<oracle::Verdict> program =
       oracle::Verify(oracle::PlanFormat::kProgram, "not a program");
-  EXPECT_FALSE(program.ok());
+  EXPECT_THAT(
+      program,
+      IsError(
+          ErrorCode::kInvalidProgram,
+          HasSubstr(
+              "file_identifier = \"a pr\" at bytes [4, 8), must be \"ET12\"")));
   Result<oracle::Verdict> json =
       oracle::Verify(oracle::PlanFormat::kJson, "{\"buffers\": [}");
   ASSERT_FALSE(json.ok());
@@ -170,7 +177,9 @@ TEST(OracleTest, ProgramsAreJudgedAndLoaded) {
   EXPECT_EQ(report.violations[0].allocation_ids.size(), 2u);
   EXPECT_EQ(report.violations[0].mem_id, oracle::MemId{1});
 
-  EXPECT_FALSE(oracle::LoadAndCheck("garbage").ok());
+  EXPECT_THAT(oracle::LoadAndCheck("garbage"),
+              IsError(ErrorCode::kInvalidProgram,
+                      HasSubstr("file size = 7, must be >= 8")));
 }
 
 TEST(OracleTest, EveryAlgorithmSolvesAProblemTheOracleAccepts) {
@@ -195,7 +204,11 @@ TEST(OracleTest, EveryAlgorithmSolvesAProblemTheOracleAccepts) {
   ASSERT_TRUE(exact.ok());
   EXPECT_TRUE(exact->proven_optimal);
 
-  EXPECT_FALSE(oracle::Solve(*problem, "no_such_algorithm").ok());
+  EXPECT_THAT(
+      oracle::Solve(*problem, "no_such_algorithm"),
+      IsError(
+          ErrorCode::kNotFound,
+          HasSubstr("names[0] = \"no_such_algorithm\" is not an algorithm")));
   oracle::Problem reversed = *problem;
   reversed.buffers[1].lower = 5;
   Result<oracle::Solution> refused = oracle::Solve(reversed);

@@ -12,8 +12,8 @@
 namespace memplan {
 namespace {
 
+using ::memplan::testing::IsError;
 using ::testing::HasSubstr;
-using testing::IsError;
 
 // A BP08 file around `program`, written with the schema's own builder.
 std::vector<uint8_t> Bundle(const std::vector<uint8_t>& program) {

@@ -10,8 +10,8 @@
 namespace memplan {
 namespace {
 
+using ::memplan::testing::IsError;
 using ::testing::HasSubstr;
-using testing::IsError;
 
 class HierarchicalAllocatorTest : public ::testing::Test {
  protected:

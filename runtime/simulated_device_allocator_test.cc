@@ -12,8 +12,8 @@
 namespace memplan {
 namespace {
 
+using ::memplan::testing::IsError;
 using ::testing::HasSubstr;
-using testing::IsError;
 
 SimulatedDeviceOptions Options(uint64_t capacity) {
   SimulatedDeviceOptions options;

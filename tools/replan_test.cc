@@ -14,6 +14,7 @@
 #include "properties/check.h"
 #include "properties/program_plans.h"
 #include "runtime/bundled_program.h"
+#include "runtime/core/error_matchers.h"
 #include "runtime/program.h"
 #include "runtime/testing/program_builder.h"
 
@@ -23,6 +24,7 @@ namespace {
 
 namespace fb = executorch_flatbuffer;
 namespace fs = std::filesystem;
+using ::memplan::testing::IsError;
 using ::testing::HasSubstr;
 using testing::ProgramBuilder;
 
@@ -326,8 +328,12 @@ TEST(ReplanTest, SharedStateKeepsOnePlaceInEveryMethod) {
 
 TEST(ReplanTest, UnreadableAndUnplannableInputsAreErrors) {
   const std::vector<uint8_t> junk = {1, 2, 3, 4, 5, 6, 7, 8};
-  EXPECT_FALSE(ReplanProgram(junk.data(), junk.size()).ok());
-  EXPECT_FALSE(ReplanProgram(nullptr, 0).ok());
+  EXPECT_THAT(
+      ReplanProgram(junk.data(), junk.size()),
+      IsError(ErrorCode::kInvalidProgram, HasSubstr("file_identifier")));
+  EXPECT_THAT(
+      ReplanProgram(nullptr, 0),
+      IsError(ErrorCode::kInvalidArgument, HasSubstr("program data is null")));
 
   std::vector<uint8_t> given = Chain(128, 192).Build();
   ReplanOptions options;
@@ -339,7 +345,11 @@ TEST(ReplanTest, UnreadableAndUnplannableInputsAreErrors) {
 
   options = {};
   options.algorithms = {"no_such_algorithm"};
-  EXPECT_FALSE(ReplanProgram(given.data(), given.size(), options).ok());
+  EXPECT_THAT(
+      ReplanProgram(given.data(), given.size(), options),
+      IsError(
+          ErrorCode::kNotFound,
+          HasSubstr("names[0] = \"no_such_algorithm\" is not an algorithm")));
 
   ProgramBuilder b = Chain(128, 192);
   b.method().values[1]->val.AsTensor()->allocation_info->memory_id = 3;
