@@ -15,6 +15,7 @@
 namespace memplan {
 
 // GoogleTest prints a failed Error or Result as its error, not as bytes.
+// Every test that prints them includes this header, so one printer is seen.
 inline void PrintTo(const Error& error, std::ostream* os) {
   *os << (error.ok() ? "ok" : error.ToString());
 }
