@@ -220,9 +220,8 @@ TEST(EmitterTest, RefusesDimsThatDoNotFitTheSchema) {
   Result<PlanResult> plan = PlanGraph(graph, PlanOptions{});
   ASSERT_TRUE(plan.ok());
   Result<std::vector<uint8_t>> bytes = EmitProgram(graph, *plan);
-  ASSERT_FALSE(bytes.ok());
-  EXPECT_THAT(bytes.error().message(),
-              HasSubstr("tensor 'a': shape[0] = 3000000000"));
+  EXPECT_THAT(bytes, IsError(ErrorCode::kInvalidArgument,
+                             HasSubstr("tensor 'a': shape[0] = 3000000000")));
 }
 
 TEST(EmitterTest, RefusesAPlanOfAnotherGraph) {

@@ -199,10 +199,10 @@ TEST(MinimallocCsvTest, EmptyLifetimesAndByteLimitsAreOptions) {
   EXPECT_EQ(problem->buffers[0].upper, 5);
   problem = ParseMinimallocCsv(
       "id,lower,upper,size\nb,0,1,9223372036854775808\n", options);
-  ASSERT_FALSE(problem.ok());
-  EXPECT_THAT(problem.error().message(),
-              HasSubstr("('size'): 9223372036854775808 exceeds "
-                        "9223372036854775807"));
+  EXPECT_THAT(problem,
+              IsError(ErrorCode::kInvalidArgument,
+                      HasSubstr("('size'): 9223372036854775808 exceeds "
+                                "9223372036854775807")));
 }
 
 TEST(MinimallocCsvTest, AcceptsTheLargestSizeAndTime) {

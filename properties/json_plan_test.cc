@@ -3,11 +3,13 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "properties/check.h"
+#include "runtime/core/error_matchers.h"
 
 namespace memplan {
 namespace properties {
 namespace {
 
+using ::memplan::testing::IsError;
 using ::testing::HasSubstr;
 
 // The worked example of PLAN_FORMAT.md.
@@ -107,8 +109,9 @@ TEST(JsonPlanTest, MalformedPlansNameTheField) {
                 "allocations[0].id"},
        }) {
     Result<Plan> plan = PlanFromJson(c.text);
-    ASSERT_FALSE(plan.ok()) << c.text;
-    EXPECT_THAT(plan.error().message(), HasSubstr(c.message)) << c.text;
+    EXPECT_THAT(plan,
+                IsError(ErrorCode::kInvalidArgument, HasSubstr(c.message)))
+        << c.text;
   }
 }
 

@@ -75,8 +75,8 @@ TEST(JsonTest, ErrorsNameLineAndColumn) {
            Case{"[1e400]", "json 1:6: number overflow parsing '1e400'"},
        }) {
     Result<JsonValue> v = ParseJson(c.text);
-    ASSERT_FALSE(v.ok()) << c.text;
-    EXPECT_THAT(v.error().message(), HasSubstr(c.message)) << c.text;
+    EXPECT_THAT(v, IsError(ErrorCode::kInvalidArgument, HasSubstr(c.message)))
+        << c.text;
   }
 }
 
@@ -112,8 +112,8 @@ TEST(JsonTest, ValuesKnowTheirLineAndColumn) {
 TEST(JsonTest, DeepNestingIsRefusedNotRecursed) {
   std::string deep(100000, '[');
   Result<JsonValue> v = ParseJson(deep);
-  ASSERT_FALSE(v.ok());
-  EXPECT_THAT(v.error().message(), HasSubstr("nesting deeper than 64"));
+  EXPECT_THAT(v, IsError(ErrorCode::kInvalidArgument,
+                         HasSubstr("nesting deeper than 64")));
   std::string ok = std::string(64, '[') + std::string(64, ']');
   EXPECT_TRUE(ParseJson(ok).ok());
 }
