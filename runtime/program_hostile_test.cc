@@ -64,10 +64,8 @@ TEST(ProgramHostileTest, EveryTruncationIsRefused) {
     std::unique_ptr<uint8_t[]> prefix(new uint8_t[len == 0 ? 1 : len]);
     std::memcpy(prefix.get(), bytes.data(), len);
     Result<Program> program = Program::Load(prefix.get(), len);
-    EXPECT_FALSE(program.ok()) << "prefix of " << len << " bytes loaded";
-    if (!program.ok()) {
-      EXPECT_EQ(program.error().code(), ErrorCode::kInvalidProgram) << len;
-    }
+    EXPECT_THAT(program, IsError(ErrorCode::kInvalidProgram))
+        << "prefix of " << len << " bytes";
   }
 }
 
