@@ -4,6 +4,8 @@
 #include <cmath>
 #include <utility>
 
+#include "planner/lower_bound.h"
+
 namespace memplan {
 namespace bench {
 namespace {
@@ -227,23 +229,11 @@ uint64_t AlignUp(uint64_t value, uint64_t alignment) {
   return (value + alignment - 1) / alignment * alignment;
 }
 
-// Peak live bytes with each size rounded up to its alignment.
-uint64_t AlignedLiveBytes(const std::vector<PlanItem>& items) {
-  std::vector<std::pair<TimeValue, int64_t>> events;
-  for (const PlanItem& item : items) {
-    const int64_t bytes =
-        static_cast<int64_t>(AlignUp(item.size, item.alignment));
-    events.emplace_back(item.first, bytes);
-    events.emplace_back(item.last + 1, -bytes);
-  }
-  // At one time, ends (negative) before starts: lifetimes are inclusive.
-  std::sort(events.begin(), events.end());
-  int64_t live = 0, peak = 0;
-  for (const auto& event : events) {
-    live += event.second;
-    peak = std::max(peak, live);
-  }
-  return static_cast<uint64_t>(peak);
+// Peak live bytes with each size rounded up to its alignment, by the
+// planner's sweep (planner/lower_bound.h) rather than a copy of it.
+uint64_t AlignedLiveBytes(std::vector<PlanItem> items) {
+  for (PlanItem& item : items) item.size = AlignUp(item.size, item.alignment);
+  return planner::LiveBytesLowerBound(items);
 }
 
 // Shrinks some buffers by multiples of 64 bytes, and at least one in every

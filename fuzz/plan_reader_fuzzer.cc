@@ -54,7 +54,7 @@ bool KnownType(const Device& d) {
 
 // What the reference expects of one canonical buffer.
 struct BufferFacts {
-  uint64_t lower_bound = 0;
+  uint64_t live_bytes_lower_bound = 0;
   uint64_t high_water = 0;
   uint64_t num_allocations = 0;
 };
@@ -239,8 +239,8 @@ ReferenceResult Reference(const Plan& plan, const CheckOptions& options) {
         }
       }
       if (base[i] == kNoIndex) {
-        facts.lower_bound = std::max<uint64_t>(
-            facts.lower_bound,
+        facts.live_bytes_lower_bound = std::max<uint64_t>(
+            facts.live_bytes_lower_bound,
             live > UINT64_MAX ? UINT64_MAX : static_cast<uint64_t>(live));
       }
     }
@@ -296,13 +296,13 @@ void CheckAgainstReference(const char* reader, const Plan& plan,
   for (size_t b = 0; b < expected.buffers.size(); ++b) {
     const auto& got = report.buffers[b];
     const BufferFacts& want = expected.buffers[b];
-    if (got.lower_bound != want.lower_bound ||
+    if (got.live_bytes_lower_bound != want.live_bytes_lower_bound ||
         got.high_water != want.high_water ||
         got.num_allocations != want.num_allocations) {
       Fail(reader, "buffer " + std::to_string(got.mem_id) + ": lower bound " +
-                       std::to_string(got.lower_bound) + "/" +
-                       std::to_string(want.lower_bound) + ", high water " +
-                       std::to_string(got.high_water) + "/" +
+                       std::to_string(got.live_bytes_lower_bound) + "/" +
+                       std::to_string(want.live_bytes_lower_bound) +
+                       ", high water " + std::to_string(got.high_water) + "/" +
                        std::to_string(want.high_water) + ", allocations " +
                        std::to_string(got.num_allocations) + "/" +
                        std::to_string(want.num_allocations));

@@ -3,12 +3,15 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "planner/lower_bound.h"
+#include "runtime/core/error_matchers.h"
 
 namespace memplan {
 namespace planner {
 namespace {
 
+using ::memplan::testing::IsError;
 using ::testing::ElementsAre;
+using ::testing::HasSubstr;
 
 TEST(BestFitTest, FillsTheLowestGapFreeForTheWholeLifetime) {
   // Largest first: A 100 [0,5] -> 0. B 80 [0,1] -> on A: 100.
@@ -135,8 +138,12 @@ TEST(BestFitTest, PlaceInOrderTakesTheLowestFreeOffsetSmallAndLarge) {
 }
 
 TEST(BestFitTest, RejectsInvalidItems) {
-  EXPECT_FALSE(BestFitAlgorithm().Place({{8, 12, 0, 0}}, {}).ok());
-  EXPECT_FALSE(BestFitAlgorithm().Place({{8, 1, 3, 2}}, {}).ok());
+  EXPECT_THAT(BestFitAlgorithm().Place({{8, 12, 0, 0}}, {}),
+              IsError(ErrorCode::kInvalidArgument,
+                      HasSubstr("items[0].alignment = 12")));
+  EXPECT_THAT(BestFitAlgorithm().Place({{8, 1, 3, 2}}, {}),
+              IsError(ErrorCode::kInvalidArgument,
+                      HasSubstr("items[0].first = 3, must be <= last = 2")));
 }
 
 }  // namespace

@@ -4,11 +4,13 @@
 #include "gtest/gtest.h"
 #include "planner/memory_planner.h"
 #include "planner/plan_test_util.h"
+#include "runtime/core/error_matchers.h"
 
 namespace memplan {
 namespace planner {
 namespace {
 
+using ::memplan::testing::IsError;
 using testing::Find;
 using ::testing::HasSubstr;
 using ::testing::IsEmpty;
@@ -146,8 +148,8 @@ TEST(DevicePlanningTest, CustomPoolSpanningTwoDevicesIsRefused) {
       "tensor a float [4] input device=cuda:0 mem_id=2\n"
       "tensor b float [4] output mem_id=2\nnode n copy in=a out=b\n");
   Result<PlanResult> plan = Plan(graph);
-  ASSERT_FALSE(plan.ok());
-  EXPECT_THAT(plan.error().message(), HasSubstr("mem_id=2"));
+  EXPECT_THAT(plan,
+              IsError(ErrorCode::kInvalidArgument, HasSubstr("mem_id=2")));
   EXPECT_THAT(plan.error().message(), HasSubstr("cuda:0"));
   // Legacy mode puts both on CPU, so the same pool is fine there.
   EXPECT_TRUE(Plan(graph, /*device_planning=*/false).ok());
@@ -174,8 +176,8 @@ TEST(DevicePlanningTest, CapacitySumsEveryBufferOfADevice) {
   PlanOptions options;
   options.capacity[Device::Cuda(0)] = 31;  // 16 + 16 = 32 needed.
   Result<PlanResult> plan = PlanGraph(graph, options);
-  ASSERT_FALSE(plan.ok());
-  EXPECT_THAT(plan.error().message(), HasSubstr("needs 32 bytes"));
+  EXPECT_THAT(plan, IsError(ErrorCode::kResourceExhausted,
+                            HasSubstr("needs 32 bytes")));
 }
 
 }  // namespace

@@ -2,12 +2,15 @@
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "runtime/core/error_matchers.h"
 
 namespace memplan {
 namespace planner {
 namespace {
 
+using ::memplan::testing::IsError;
 using ::testing::ElementsAre;
+using ::testing::HasSubstr;
 
 Placement PlaceOrDie(const GreedyAlgorithm& greedy,
                      const std::vector<PlanItem>& items) {
@@ -78,8 +81,12 @@ TEST(GreedyTest, RoundsObjectStartsAndSizesToEachItemsAlignment) {
 }
 
 TEST(GreedyTest, RejectsInvalidItems) {
-  EXPECT_FALSE(GreedyAlgorithm().Place({{8, 6, 0, 0}}, {}).ok());
-  EXPECT_FALSE(GreedyAlgorithm().Place({{8, 1, 2, 1}}, {}).ok());
+  EXPECT_THAT(GreedyAlgorithm().Place({{8, 6, 0, 0}}, {}),
+              IsError(ErrorCode::kInvalidArgument,
+                      HasSubstr("items[0].alignment = 6")));
+  EXPECT_THAT(GreedyAlgorithm().Place({{8, 1, 2, 1}}, {}),
+              IsError(ErrorCode::kInvalidArgument,
+                      HasSubstr("items[0].first = 2, must be <= last = 1")));
 }
 
 }  // namespace

@@ -19,8 +19,11 @@ namespace planner {
 // object's size up, then may pad the object's start in the layout).
 Error ValidatePlanItems(const std::vector<PlanItem>& items);
 
-// max over time of the bytes of the live items (no padding), in
-// O(n log n). Items must have passed ValidatePlanItems.
+// max over time of the summed sizes of the live items, as given (the
+// graph planner passes sizes rounded up to alignment), in O(n log n). Items
+// must have passed ValidatePlanItems. The oracle sweeps with its own copy
+// (properties/lower_bound.h, MaxLiveBytes), on purpose;
+// properties/live_bytes_bounds_agree_test holds the two to one answer.
 uint64_t LiveBytesLowerBound(const std::vector<PlanItem>& items);
 
 // max(offset + size) of a placement; 0 when empty.

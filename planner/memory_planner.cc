@@ -25,6 +25,9 @@ struct Partition {
 struct Candidate {
   std::vector<Placement> placements;  // One per partition.
   AlgorithmStats stats;
+  // Why it failed, when stats.error is set: an input the algorithm refused
+  // keeps the algorithm's code, so the caller is not told memplan broke.
+  ErrorCode error_code = ErrorCode::kOk;
 };
 
 // A root's offset alignment: the global one, raised by the spec's own and by
@@ -134,9 +137,11 @@ Candidate RunAlgorithm(const Algorithm& algorithm,
       candidate.stats.error = "mem_id " + std::to_string(partition.mem_id) +
                               " (" + partition.device.ToString() +
                               "): " + placement.error().ToString();
+      candidate.error_code = placement.error().code();
       break;
     }
     if (placement->offsets.size() != partition.items.size()) {
+      candidate.error_code = ErrorCode::kInternal;
       candidate.stats.error =
           "returned " + std::to_string(placement->offsets.size()) +
           " offsets for " + std::to_string(partition.items.size()) + " items";
@@ -146,6 +151,8 @@ Candidate RunAlgorithm(const Algorithm& algorithm,
     if (!CheckedAdd(placement->height, options.buffer_padding, &size) ||
         !CheckedAdd(candidate.stats.total_bytes, size,
                     &candidate.stats.total_bytes)) {
+      // Sizes and padding are the caller's.
+      candidate.error_code = ErrorCode::kInvalidArgument;
       candidate.stats.error = "total bytes overflow 64 bits";
       break;
     }
@@ -220,7 +227,7 @@ Result<PlanResult> PlanGraph(const Graph& graph, const PlanOptions& options) {
     }
   }
   if (best < 0) {
-    return Error(ErrorCode::kInternal,
+    return Error(candidates[0].error_code,
                  "every algorithm failed; first: " + result.algorithms[0].name +
                      ": " + result.algorithms[0].error);
   }
@@ -241,7 +248,7 @@ Result<PlanResult> PlanGraph(const Graph& graph, const PlanOptions& options) {
     BufferInfo& buffer = result.buffers[partition.mem_id - 1];
     buffer.device = partition.device;
     buffer.size = chosen.placements[p].height + options.buffer_padding;
-    buffer.lower_bound = LiveBytesLowerBound(partition.items);
+    buffer.aligned_lower_bound = LiveBytesLowerBound(partition.items);
     for (size_t i = 0; i < partition.roots.size(); ++i) {
       root_partition[partition.roots[i]] = &partition;
       root_offset[partition.roots[i]] = chosen.placements[p].offsets[i];

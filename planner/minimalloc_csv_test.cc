@@ -2,11 +2,13 @@
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "runtime/core/error_matchers.h"
 
 namespace memplan {
 namespace planner {
 namespace {
 
+using ::memplan::testing::IsError;
 using ::testing::AllOf;
 using ::testing::ElementsAre;
 using ::testing::Field;
@@ -80,7 +82,10 @@ TEST(MinimallocCsvTest, WriteAddsAnOffsetColumnAndKeepsRows) {
   Result<std::string> text = WriteMinimallocCsv(*problem, {8, 0});
   ASSERT_TRUE(text.ok());
   EXPECT_EQ(*text, "id,lower,upper,size,offset\nb1,0,3,4,8\nb2,3,9,4,0\n");
-  EXPECT_FALSE(WriteMinimallocCsv(*problem, {1}).ok());
+  EXPECT_THAT(
+      WriteMinimallocCsv(*problem, {1}),
+      IsError(ErrorCode::kInvalidArgument,
+              HasSubstr("offsets has 1 entries, the problem has 2 rows")));
 }
 
 TEST(MinimallocCsvTest, WriteOverwritesAnExistingOffsetInPlace) {
@@ -194,10 +199,10 @@ TEST(MinimallocCsvTest, EmptyLifetimesAndByteLimitsAreOptions) {
   EXPECT_EQ(problem->buffers[0].upper, 5);
   problem = ParseMinimallocCsv(
       "id,lower,upper,size\nb,0,1,9223372036854775808\n", options);
-  ASSERT_FALSE(problem.ok());
-  EXPECT_THAT(problem.error().message(),
-              HasSubstr("('size'): 9223372036854775808 exceeds "
-                        "9223372036854775807"));
+  EXPECT_THAT(problem,
+              IsError(ErrorCode::kInvalidArgument,
+                      HasSubstr("('size'): 9223372036854775808 exceeds "
+                                "9223372036854775807")));
 }
 
 TEST(MinimallocCsvTest, AcceptsTheLargestSizeAndTime) {

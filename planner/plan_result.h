@@ -33,7 +33,9 @@ struct BufferInfo {
   uint32_t mem_id = 0;  // >= 1; buffers[i].mem_id == i + 1.
   uint64_t size = 0;    // Bytes, padding included; 0 for an unused id.
   Device device;
-  uint64_t lower_bound = 0;  // Most bytes (aligned sizes) live at one time.
+  // Most bytes live at one time, each tensor rounded up to its alignment
+  // (the oracle's bound counts raw bytes); "lower_bound" in the CLI table.
+  uint64_t aligned_lower_bound = 0;
 };
 
 struct AlgorithmStats {

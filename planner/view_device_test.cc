@@ -5,11 +5,13 @@
 #include "planner/graph_format.h"
 #include "planner/memory_planner.h"
 #include "planner/plan_test_util.h"
+#include "runtime/core/error_matchers.h"
 
 namespace memplan {
 namespace planner {
 namespace {
 
+using ::memplan::testing::IsError;
 using testing::Find;
 using ::testing::HasSubstr;
 using testing::MustParse;
@@ -64,13 +66,17 @@ TEST(ViewDeviceTest, FormatRefusesADeviceOnAView) {
         ParseGraph(std::string("tensor h float [4] device=cuda:1\n"
                                "tensor v float [4] view_of=h device=") +
                    device + "\n");
-    ASSERT_FALSE(graph.ok()) << device;
-    EXPECT_THAT(graph.error().message(), HasSubstr("line 2: field 'device'"));
+    EXPECT_THAT(graph, IsError(ErrorCode::kInvalidArgument,
+                               HasSubstr("line 2: field 'device'")))
+        << device;
   }
   Result<Graph> in_place = ParseGraph(
       "tensor h float [4] device=cuda:1\n"
       "tensor v float [4] in_place_of=h device=cuda:1\n");
-  EXPECT_FALSE(in_place.ok());
+  EXPECT_THAT(in_place, IsError(ErrorCode::kInvalidArgument,
+                                HasSubstr("line 2: field 'device': a view / "
+                                          "in-place tensor takes its base's "
+                                          "device")));
 }
 
 TEST(ViewDeviceTest, TheIrCannotGiveAnAliasADevice) {
@@ -84,20 +90,21 @@ TEST(ViewDeviceTest, TheIrCannotGiveAnAliasADevice) {
   EXPECT_EQ(graph.DeviceOf(*view), Device::Cuda(1));
   // An owning kind built through Alias(), or an alias through Owning(), is
   // refused, so kind and storage always agree.
-  EXPECT_FALSE(graph
-                   .AddTensor(TensorSpec::Alias("p", SpecKind::kPlain,
-                                                ScalarType::FLOAT, {4}, *base))
-                   .ok());
-  EXPECT_FALSE(
-      graph
-          .AddTensor(TensorSpec::Owning("q", SpecKind::kView, ScalarType::FLOAT,
-                                        {4}, Device::Cuda(0)))
-          .ok());
+  EXPECT_THAT(graph.AddTensor(TensorSpec::Alias("p", SpecKind::kPlain,
+                                                ScalarType::FLOAT, {4}, *base)),
+              IsError(ErrorCode::kInvalidArgument,
+                      HasSubstr("tensor 'p': kind plain cannot have a base")));
+  EXPECT_THAT(
+      graph.AddTensor(TensorSpec::Owning(
+          "q", SpecKind::kView, ScalarType::FLOAT, {4}, Device::Cuda(0))),
+      IsError(ErrorCode::kInvalidArgument,
+              HasSubstr("tensor 'q': kind view needs a base")));
   // A base that does not exist yet is refused: no alias cycles in the IR.
-  EXPECT_FALSE(graph
-                   .AddTensor(TensorSpec::Alias("r", SpecKind::kView,
-                                                ScalarType::FLOAT, {4}, 7))
-                   .ok());
+  EXPECT_THAT(graph.AddTensor(TensorSpec::Alias("r", SpecKind::kView,
+                                                ScalarType::FLOAT, {4}, 7)),
+              IsError(ErrorCode::kNotFound,
+                      HasSubstr("tensor 'r': base id 7 is not a tensor added "
+                                "before it")));
 }
 
 TEST(ViewDeviceTest, LegacyModePlansViewsOnCpuWithTheirBase) {

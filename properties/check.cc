@@ -416,7 +416,7 @@ class Checker {
           {begin, end, a.lifetime.first, a.lifetime.last, family_[i]});
       item_allocation.push_back(i);
     }
-    quality.lower_bound = MaxLiveBytes(live);
+    quality.live_bytes_lower_bound = MaxLiveBytes(live);
     report_.buffers.push_back(quality);
 
     OverlapFindings findings =

@@ -59,11 +59,11 @@ TEST(CheckTest, ValidPlanHasNoViolationsAndReportsQuality) {
   EXPECT_TRUE(report.ok()) << FormatText(report);
   ASSERT_EQ(report.buffers.size(), 2u);
   // Buffer 1: t0 and t1 live together at times 1..2 -> 128 bytes.
-  EXPECT_EQ(report.buffers[0].lower_bound, 128u);
+  EXPECT_EQ(report.buffers[0].live_bytes_lower_bound, 128u);
   EXPECT_EQ(report.buffers[0].high_water, 128u);
   EXPECT_DOUBLE_EQ(*report.buffers[0].ratio(), 2.0);
   // Buffer 2: the view owns no bytes.
-  EXPECT_EQ(report.buffers[1].lower_bound, 128u);
+  EXPECT_EQ(report.buffers[1].live_bytes_lower_bound, 128u);
 }
 
 TEST(CheckTest, Overlap) {

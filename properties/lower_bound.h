@@ -1,6 +1,8 @@
 // The oracle's own lower bound on a buffer's size: the most bytes live at
-// any one time. Kept apart from planner/lower_bound so that the judge does
-// not share code with the planners it judges.
+// any one time, each allocation counted at its raw size (no alignment
+// padding). A deliberate second copy of planner/lower_bound's sweep, so
+// that the judge shares no code with the planners it judges;
+// live_bytes_bounds_agree_test holds the two to one answer.
 #pragma once
 
 #include <cstdint>

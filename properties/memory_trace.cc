@@ -109,9 +109,6 @@ Result<Plan> PlanFromMemoryTrace(std::string_view text,
   std::map<int64_t, Offset> buffer_end;  // pid -> max(offset + size).
   std::map<std::string, int> runs_of_name;
   std::unordered_set<std::string> ids;
-  // (pid, ts, dur, first, last) -> id of the first allocation placed so.
-  std::map<std::tuple<int64_t, int64_t, int64_t, int64_t, int64_t>, std::string>
-      first_placed;
   TimeValue end_time = 0;
   for (const Key& key : order) {
     std::vector<int64_t>& steps = steps_of[key];
@@ -131,14 +128,6 @@ Result<Plan> PlanFromMemoryTrace(std::string_view text,
       a.device = options.device;
       a.alignment = options.alignment;
       end_time = std::max(end_time, a.lifetime.last);
-      auto placed = first_placed.emplace(
-          std::make_tuple(key.pid, key.ts, key.dur, a.lifetime.first,
-                          a.lifetime.last),
-          a.id);
-      if (!placed.second && options.merge_identical) {
-        a.kind = AllocationKind::kView;
-        a.alias_of = placed.first->second;
-      }
       Offset& end = buffer_end[key.pid];
       end = std::max(end, AllocationEnd(a));
       plan.allocations.push_back(std::move(a));

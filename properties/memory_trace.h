@@ -9,6 +9,9 @@
 // one allocation, live [first step, last step]; the same key after a gap
 // starts another ("name#2"). Every pid is a buffer as large as its
 // allocations reach (the trace has no buffer sizes), on options.device.
+// The trace names no operator inputs, so no allocation is an alias: two
+// tensors placed alike are two allocations (aliases come from semantics,
+// never from coincidence; properties/README.md).
 #pragma once
 
 #include <string_view>
@@ -24,10 +27,6 @@ struct MemoryTraceOptions {
   Device device;
   // Nor alignments: every allocation asks for this one.
   Offset alignment = 1;
-  // A node whose output spec is also its user's (getitem of a multi-output
-  // node) appears twice, under two names, with the same mem_id, offset,
-  // size and steps; true reads the later names as views of the first.
-  bool merge_identical = true;
 };
 
 // True when `text` is a JSON object with a "traceEvents" member (a Chrome

@@ -13,12 +13,14 @@
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "runtime/core/error_matchers.h"
 #include "runtime/testing/program_builder.h"
 
 namespace memplan {
 namespace {
 
 namespace fs = std::filesystem;
+using ::memplan::testing::IsError;
 using ::testing::HasSubstr;
 
 oracle::Allocation Alloc(std::string id, oracle::Offset offset,
@@ -55,7 +57,8 @@ TEST(OracleTest, ABuiltPlanIsCheckedWithStructuredViolations) {
   EXPECT_EQ(v.lifetime->first, 1);
   EXPECT_EQ(v.lifetime->last, 1);
   ASSERT_EQ(report.buffers.size(), 1u);
-  EXPECT_EQ(report.buffers[0].lower_bound, 128u);  // Both live at time 1.
+  EXPECT_EQ(report.buffers[0].live_bytes_lower_bound,
+            128u);  // Both live at time 1.
 
   plan.allocations[1].offset = 64;
   plan.buffers[0].size = 128;
@@ -111,15 +114,19 @@ TEST(OracleTest, ReadsEveryFormatByNameAndContents) {
 TEST(OracleTest, UnreadableInputIsAnErrorThatNamesWhere) {
   Result<oracle::Verdict> program =
       oracle::Verify(oracle::PlanFormat::kProgram, "not a program");
-  EXPECT_FALSE(program.ok());
+  EXPECT_THAT(
+      program,
+      IsError(
+          ErrorCode::kInvalidProgram,
+          HasSubstr(
+              "file_identifier = \"a pr\" at bytes [4, 8), must be \"ET12\"")));
   Result<oracle::Verdict> json =
       oracle::Verify(oracle::PlanFormat::kJson, "{\"buffers\": [}");
-  ASSERT_FALSE(json.ok());
-  EXPECT_THAT(json.error().message(), HasSubstr("json 1:"));
+  EXPECT_THAT(json, IsError(ErrorCode::kInvalidArgument, HasSubstr("json 1:")));
   Result<oracle::Verdict> problem = oracle::Verify(
       oracle::PlanFormat::kCsv, "id,lower,upper,size\nx,0,1,8\n");
-  ASSERT_FALSE(problem.ok());
-  EXPECT_THAT(problem.error().message(), HasSubstr("no offsets"));
+  EXPECT_THAT(problem,
+              IsError(ErrorCode::kInvalidArgument, HasSubstr("no offsets")));
 }
 
 // A cpu tensor and a cuda:0 tensor in their own buffers; `clash` puts a
@@ -169,7 +176,9 @@ TEST(OracleTest, ProgramsAreJudgedAndLoaded) {
   EXPECT_EQ(report.violations[0].allocation_ids.size(), 2u);
   EXPECT_EQ(report.violations[0].mem_id, oracle::MemId{1});
 
-  EXPECT_FALSE(oracle::LoadAndCheck("garbage").ok());
+  EXPECT_THAT(oracle::LoadAndCheck("garbage"),
+              IsError(ErrorCode::kInvalidProgram,
+                      HasSubstr("file size = 7, must be >= 8")));
 }
 
 TEST(OracleTest, EveryAlgorithmSolvesAProblemTheOracleAccepts) {
@@ -194,12 +203,16 @@ TEST(OracleTest, EveryAlgorithmSolvesAProblemTheOracleAccepts) {
   ASSERT_TRUE(exact.ok());
   EXPECT_TRUE(exact->proven_optimal);
 
-  EXPECT_FALSE(oracle::Solve(*problem, "no_such_algorithm").ok());
+  EXPECT_THAT(
+      oracle::Solve(*problem, "no_such_algorithm"),
+      IsError(
+          ErrorCode::kNotFound,
+          HasSubstr("names[0] = \"no_such_algorithm\" is not an algorithm")));
   oracle::Problem reversed = *problem;
   reversed.buffers[1].lower = 5;
   Result<oracle::Solution> refused = oracle::Solve(reversed);
-  ASSERT_FALSE(refused.ok());
-  EXPECT_THAT(refused.error().message(), HasSubstr("buffers[1] ('b')"));
+  EXPECT_THAT(refused, IsError(ErrorCode::kInvalidArgument,
+                               HasSubstr("buffers[1] ('b')")));
 }
 
 std::vector<fs::path> SharedPrograms() {

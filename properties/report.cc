@@ -31,8 +31,9 @@ const char* ViolationCodeName(ViolationCode code) {
 }
 
 std::optional<double> BufferQuality::ratio() const {
-  if (lower_bound == 0) return std::nullopt;
-  return static_cast<double>(size) / static_cast<double>(lower_bound);
+  if (live_bytes_lower_bound == 0) return std::nullopt;
+  return static_cast<double>(size) /
+         static_cast<double>(live_bytes_lower_bound);
 }
 
 bool Report::ok() const { return total_violations() == 0; }
@@ -80,9 +81,9 @@ std::string FormatText(const Report& report) {
   for (const BufferQuality& q : report.buffers) {
     out += "  buffer " + std::to_string(q.mem_id) + " (" + q.device.ToString() +
            "): size " + std::to_string(q.size) + ", lower bound " +
-           std::to_string(q.lower_bound) + ", ratio " + FormatRatio(q) +
-           ", high water " + std::to_string(q.high_water) + ", " +
-           std::to_string(q.num_allocations) + " allocation(s)\n";
+           std::to_string(q.live_bytes_lower_bound) + ", ratio " +
+           FormatRatio(q) + ", high water " + std::to_string(q.high_water) +
+           ", " + std::to_string(q.num_allocations) + " allocation(s)\n";
   }
   return out;
 }
@@ -114,7 +115,7 @@ nlohmann::ordered_json ReportJson(const Report& report) {
     buffers.push_back({{"mem_id", q.mem_id},
                        {"device", q.device.ToString()},
                        {"size", q.size},
-                       {"lower_bound", q.lower_bound},
+                       {"lower_bound", q.live_bytes_lower_bound},
                        {"high_water", q.high_water},
                        {"allocations", q.num_allocations},
                        {"ratio", std::move(ratio_json)}});

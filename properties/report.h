@@ -58,11 +58,13 @@ struct Violation {
 struct BufferQuality {
   MemId mem_id = 0;
   Device device;
-  Offset size = 0;           // Planned (declared) bytes.
-  uint64_t lower_bound = 0;  // Max over time of live bytes of non-aliases.
-  uint64_t high_water = 0;   // Max offset + size of its allocations.
+  Offset size = 0;  // Planned (declared) bytes.
+  // Max over time of the raw bytes (no alignment padding) of live
+  // non-aliases; "lower_bound" in JSON and Python.
+  uint64_t live_bytes_lower_bound = 0;
+  uint64_t high_water = 0;  // Max offset + size of its allocations.
   uint64_t num_allocations = 0;
-  // size / lower_bound; absent when the lower bound is 0.
+  // size / live_bytes_lower_bound; absent when the lower bound is 0.
   std::optional<double> ratio() const;
 };
 

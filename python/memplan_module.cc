@@ -222,7 +222,8 @@ PYBIND11_MODULE(memplan, m) {
           "device",
           [](const oracle::BufferQuality& q) { return q.device.ToString(); })
       .def_readonly("size", &oracle::BufferQuality::size)
-      .def_readonly("lower_bound", &oracle::BufferQuality::lower_bound)
+      .def_readonly("lower_bound",
+                    &oracle::BufferQuality::live_bytes_lower_bound)
       .def_readonly("high_water", &oracle::BufferQuality::high_water)
       .def_readonly("num_allocations", &oracle::BufferQuality::num_allocations)
       .def_property_readonly("ratio", &oracle::BufferQuality::ratio);

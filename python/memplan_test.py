@@ -140,18 +140,20 @@ class PlanTest(unittest.TestCase):
             memplan.plan([{"id": "a", "lower": 2, "upper": 2, "size": 8}])
         with self.assertRaisesRegex(memplan.Error, "no_such"):
             memplan.plan(self.PROBLEM, algo="no_such")
-        with self.assertRaises(KeyError):
+        with self.assertRaisesRegex(KeyError, "problem\\[0\\] lacks 'upper'"):
             memplan.plan([{"id": "a", "lower": 0, "size": 8}])
-        with self.assertRaises(ValueError):
+        with self.assertRaisesRegex(ValueError, "align = 3"):
             memplan.plan(self.PROBLEM, align=3)
 
 
 class ProgramTest(unittest.TestCase):
 
     def test_garbage_is_an_error(self):
-        with self.assertRaises(memplan.Error):
+        # The message is the Error's ToString(): its code, then what broke.
+        refused = r"^invalid_program: file_identifier = \"a pr\""
+        with self.assertRaisesRegex(memplan.Error, refused):
             memplan.verify_program(b"not a program")
-        with self.assertRaises(memplan.Error):
+        with self.assertRaisesRegex(memplan.Error, refused):
             memplan.load_check(b"not a program")
 
     def test_real_programs_verify_and_load(self):
@@ -193,7 +195,8 @@ class ProgramTest(unittest.TestCase):
             self.skipTest("no ../shared/data/pte here")
         with open(files[0], "rb") as f:
             data = f.read()
-        with self.assertRaises(memplan.Error):
+        with self.assertRaisesRegex(memplan.Error,
+                                    r"^not_found: .*no_such_method"):
             memplan.verify_program(data, method="no_such_method")
 
 

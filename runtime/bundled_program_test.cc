@@ -3,12 +3,17 @@
 #include <vector>
 
 #include "flatbuffers/flatbuffers.h"
+#include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "runtime/core/error_matchers.h"
 #include "runtime/testing/program_builder.h"
 #include "schema/bundled_program_generated.h"
 
 namespace memplan {
 namespace {
+
+using ::memplan::testing::IsError;
+using ::testing::HasSubstr;
 
 // A BP08 file around `program`, written with the schema's own builder.
 std::vector<uint8_t> Bundle(const std::vector<uint8_t>& program) {
@@ -43,24 +48,38 @@ TEST(BundledProgramTest, TheProgramsVerifierLimitsApply) {
   const std::vector<uint8_t> bundled = Bundle(SomeProgram());
   ProgramLimits limits;
   limits.max_verifier_tables = 0;  // Not even the root table.
-  auto refused = ExtractBundledProgram(bundled.data(), bundled.size(), limits);
-  ASSERT_FALSE(refused.ok());
-  EXPECT_EQ(refused.error().code(), ErrorCode::kInvalidProgram);
-  EXPECT_FALSE(UnwrapProgram(bundled.data(), bundled.size(), limits).ok());
+  EXPECT_THAT(ExtractBundledProgram(bundled.data(), bundled.size(), limits),
+              IsError(ErrorCode::kInvalidProgram,
+                      HasSubstr("flatbuffer verification")));
+  EXPECT_THAT(UnwrapProgram(bundled.data(), bundled.size(), limits),
+              IsError(ErrorCode::kInvalidProgram,
+                      HasSubstr("flatbuffer verification")));
 }
 
 TEST(BundledProgramTest, EmptyTruncatedAndForeignFilesAreRefused) {
+  // Each is refused by the check meant for it, not by an earlier one.
   std::vector<uint8_t> bundled = Bundle({});
-  EXPECT_FALSE(ExtractBundledProgram(bundled.data(), bundled.size()).ok());
+  EXPECT_THAT(ExtractBundledProgram(bundled.data(), bundled.size()),
+              IsError(ErrorCode::kInvalidProgram,
+                      HasSubstr("bundled_program.program is absent or empty")));
   bundled = Bundle(SomeProgram());
   for (size_t cut : {size_t{8}, bundled.size() / 2, bundled.size() - 1}) {
     std::vector<uint8_t> part(bundled.begin(), bundled.begin() + cut);
-    EXPECT_FALSE(ExtractBundledProgram(part.data(), part.size()).ok()) << cut;
+    EXPECT_THAT(ExtractBundledProgram(part.data(), part.size()),
+                IsError(ErrorCode::kInvalidProgram,
+                        HasSubstr("flatbuffer verification")))
+        << cut;
   }
   const std::vector<uint8_t> plain = SomeProgram();
   EXPECT_FALSE(IsBundledProgram(plain.data(), plain.size()));
-  EXPECT_FALSE(ExtractBundledProgram(plain.data(), plain.size()).ok());
-  EXPECT_FALSE(ExtractBundledProgram(nullptr, 0).ok());
+  EXPECT_THAT(ExtractBundledProgram(plain.data(), plain.size()),
+              IsError(ErrorCode::kInvalidProgram,
+                      HasSubstr("file_identifier at bytes [4, 8) must be "
+                                "\"BP08\"")));
+  EXPECT_THAT(ExtractBundledProgram(nullptr, 0),
+              IsError(ErrorCode::kInvalidProgram,
+                      HasSubstr("file_identifier at bytes [4, 8) must be "
+                                "\"BP08\" (file size 0)")));
 }
 
 }  // namespace

@@ -7,9 +7,13 @@
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "runtime/core/error_matchers.h"
 
 namespace memplan {
 namespace {
+
+using ::memplan::testing::IsError;
+using ::testing::HasSubstr;
 
 TEST(CudaAllocatorTest, WithoutAGpuEveryCallIsUnavailable) {
   Result<int> count = CudaAllocator::DeviceCount();
@@ -25,10 +29,20 @@ TEST(CudaAllocatorTest, WithoutAGpuEveryCallIsUnavailable) {
   ASSERT_FALSE(ptr.ok());
   EXPECT_EQ(ptr.error().code(), ErrorCode::kUnavailable);
   EXPECT_FALSE(ptr.error().message().empty());
+  // A pointer it never allocated is a bad argument, refused before the
+  // driver is asked (as BadArgumentsAreRefusedBeforeTheDriver says).
   char host[4] = {};
-  EXPECT_FALSE(allocator.copy_host_to_device(host, host, 4, 0).ok());
-  EXPECT_FALSE(allocator.copy_device_to_host(host, host, 4, 0).ok());
-  EXPECT_FALSE(allocator.deallocate(host, 0).ok());
+  EXPECT_THAT(allocator.copy_host_to_device(host, host, 4, 0),
+              IsError(ErrorCode::kInvalidArgument,
+                      HasSubstr("copy_host_to_device dst: [ptr, ptr + 4) does "
+                                "not lie inside one live allocation")));
+  EXPECT_THAT(allocator.copy_device_to_host(host, host, 4, 0),
+              IsError(ErrorCode::kInvalidArgument,
+                      HasSubstr("copy_device_to_host src: [ptr, ptr + 4) does "
+                                "not lie inside one live allocation")));
+  EXPECT_THAT(allocator.deallocate(host, 0),
+              IsError(ErrorCode::kInvalidArgument,
+                      HasSubstr("deallocate: pointer was not allocated here")));
   EXPECT_EQ(allocator.live_allocations(), 0u);
 }
 

@@ -5,11 +5,15 @@
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "runtime/core/error_matchers.h"
 #include "runtime/cpu_allocator.h"
 #include "runtime/simulated_device_allocator.h"
 
 namespace memplan {
 namespace {
+
+using ::memplan::testing::IsError;
+using ::testing::HasSubstr;
 
 class DeviceMemoryBufferTest : public ::testing::Test {
  protected:
@@ -40,7 +44,9 @@ TEST_F(DeviceMemoryBufferTest, DestructionFreesThroughTheSameAllocator) {
     Result<DeviceMemoryBuffer> buffer =
         DeviceMemoryBuffer::Create(64, 64, Device::Cuda(0), registry_);
     ASSERT_TRUE(buffer.ok());
-    EXPECT_FALSE(cuda_->CheckNoLeaks().ok());
+    EXPECT_THAT(cuda_->CheckNoLeaks(),
+                IsError(ErrorCode::kInternal,
+                        HasSubstr("1 allocation(s), 64 bytes still live")));
   }
   EXPECT_TRUE(cuda_->CheckNoLeaks().ok());
   EXPECT_EQ(cuda_->stats().deallocate_calls, 1u);

@@ -5,10 +5,12 @@
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "runtime/core/error_matchers.h"
 
 namespace memplan {
 namespace {
 
+using ::memplan::testing::IsError;
 using ::testing::HasSubstr;
 
 class HierarchicalAllocatorTest : public ::testing::Test {
@@ -28,34 +30,44 @@ TEST_F(HierarchicalAllocatorTest, ResolvesOffsetsInsideTheRightBuffer) {
 }
 
 TEST_F(HierarchicalAllocatorTest, MemoryIdZeroIsReserved) {
-  Result<void*> ptr = allocator_.get_offset_address(0, 0, 1);
-  ASSERT_FALSE(ptr.ok());
-  EXPECT_THAT(ptr.error().message(), HasSubstr("reserved"));
-  EXPECT_FALSE(allocator_.device(0).ok());
+  EXPECT_THAT(allocator_.get_offset_address(0, 0, 1),
+              IsError(ErrorCode::kInvalidArgument,
+                      HasSubstr("memory_id = 0 is reserved for constants")));
+  EXPECT_THAT(allocator_.device(0),
+              IsError(ErrorCode::kInvalidArgument,
+                      HasSubstr("memory_id = 0 is reserved for constants")));
 }
 
 TEST_F(HierarchicalAllocatorTest, MemoryIdOutOfRange) {
-  Result<void*> ptr = allocator_.get_offset_address(3, 0, 1);
-  ASSERT_FALSE(ptr.ok());
-  EXPECT_EQ(ptr.error().code(), ErrorCode::kInvalidArgument);
-  EXPECT_THAT(ptr.error().message(), HasSubstr("memory_id = 3"));
-  EXPECT_THAT(ptr.error().message(), HasSubstr("2"));
-  EXPECT_FALSE(allocator_.device(std::numeric_limits<uint32_t>::max()).ok());
+  EXPECT_THAT(
+      allocator_.get_offset_address(3, 0, 1),
+      IsError(ErrorCode::kInvalidArgument,
+              HasSubstr("memory_id = 3, must be <= num planned buffers 2")));
+  EXPECT_THAT(allocator_.device(std::numeric_limits<uint32_t>::max()),
+              IsError(ErrorCode::kInvalidArgument,
+                      HasSubstr("memory_id = 4294967295, must be <= num "
+                                "planned buffers 2")));
 }
 
 TEST_F(HierarchicalAllocatorTest, RangePastTheEndIsRefused) {
-  Result<void*> ptr = allocator_.get_offset_address(1, 1, 64);
-  ASSERT_FALSE(ptr.ok());
-  EXPECT_THAT(ptr.error().message(),
-              HasSubstr("offset 1 + nbytes 64 exceeds buffer size 64"));
-  EXPECT_FALSE(allocator_.get_offset_address(1, 65, 0).ok());
+  EXPECT_THAT(allocator_.get_offset_address(1, 1, 64),
+              IsError(ErrorCode::kInvalidArgument,
+                      HasSubstr("memory_id 1: offset 1 + nbytes 64 exceeds "
+                                "buffer size 64")));
+  EXPECT_THAT(
+      allocator_.get_offset_address(1, 65, 0),
+      IsError(ErrorCode::kInvalidArgument,
+              HasSubstr("offset 65 + nbytes 0 exceeds buffer size 64")));
 }
 
 TEST_F(HierarchicalAllocatorTest, OffsetPlusNbytesOverflowIsRefused) {
   constexpr uint64_t kMax = std::numeric_limits<uint64_t>::max();
-  EXPECT_FALSE(allocator_.get_offset_address(2, kMax, 2).ok());
-  EXPECT_FALSE(allocator_.get_offset_address(2, 2, kMax).ok());
-  EXPECT_FALSE(allocator_.get_offset_address(2, kMax, kMax).ok());
+  // Refused as past the end, not wrapped around to a small address.
+  const auto past_the_end = IsError(ErrorCode::kInvalidArgument,
+                                    HasSubstr("exceeds buffer size 128"));
+  EXPECT_THAT(allocator_.get_offset_address(2, kMax, 2), past_the_end);
+  EXPECT_THAT(allocator_.get_offset_address(2, 2, kMax), past_the_end);
+  EXPECT_THAT(allocator_.get_offset_address(2, kMax, kMax), past_the_end);
 }
 
 }  // namespace

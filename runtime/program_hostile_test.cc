@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "runtime/core/error_matchers.h"
 #include "runtime/program.h"
 #include "runtime/testing/program_builder.h"
 
@@ -16,6 +17,7 @@ namespace memplan {
 namespace {
 
 namespace fb = ::executorch_flatbuffer;
+using ::memplan::testing::IsError;
 using ::memplan::testing::ProgramBuilder;
 using ::memplan::testing::TensorSpec;
 using ::testing::HasSubstr;
@@ -62,10 +64,8 @@ TEST(ProgramHostileTest, EveryTruncationIsRefused) {
     std::unique_ptr<uint8_t[]> prefix(new uint8_t[len == 0 ? 1 : len]);
     std::memcpy(prefix.get(), bytes.data(), len);
     Result<Program> program = Program::Load(prefix.get(), len);
-    EXPECT_FALSE(program.ok()) << "prefix of " << len << " bytes loaded";
-    if (!program.ok()) {
-      EXPECT_EQ(program.error().code(), ErrorCode::kInvalidProgram) << len;
-    }
+    EXPECT_THAT(program, IsError(ErrorCode::kInvalidProgram))
+        << "prefix of " << len << " bytes";
   }
 }
 
@@ -431,70 +431,87 @@ TEST(ProgramHostileTest, SingleByteFlipsNeverCrash) {
 // Plan faults are the oracle's to judge: Program::Read accepts each one
 // that Program::Load refuses, and the loader still refuses to load it.
 TEST(ProgramHostileTest, ReadKeepsPlanFaultsForTheOracle) {
-  const std::vector<
-      std::pair<const char*, std::function<void(ProgramBuilder&)>>>
-      faults = {
-          {"offset high bits",
-           [](ProgramBuilder& b) {
-             TensorAt(b, 0).allocation_info->memory_offset_high = 0xFFFFFFFF;
-           }},
-          {"memory_id 0",
-           [](ProgramBuilder& b) {
-             TensorAt(b, 0).allocation_info->memory_id = 0;
-           }},
-          {"memory_id out of range",
-           [](ProgramBuilder& b) {
-             TensorAt(b, 1).allocation_info->memory_id = 7;
-           }},
-          {"past the end",
-           [](ProgramBuilder& b) {
-             TensorAt(b, 1).allocation_info->memory_offset_low = 56;
-           }},
-          {"negative buffer size",
-           [](ProgramBuilder& b) {
-             b.method().non_const_buffer_sizes[1] = -64;
-           }},
-          {"huge buffer",
-           [](ProgramBuilder& b) {
-             b.method().non_const_buffer_sizes[1] = INT64_MAX;
-           }},
-          {"device entry out of range",
-           [](ProgramBuilder& b) {
-             b.method().non_const_buffer_device[0]->buffer_idx = 3;
-           }},
-          {"device entry for index 0",
-           [](ProgramBuilder& b) {
-             b.method().non_const_buffer_device[0]->buffer_idx = 0;
-           }},
-          {"device entry duplicated",
-           [](ProgramBuilder& b) {
-             auto dup = std::make_unique<fb::NonConstBufferDeviceT>(
-                 *b.method().non_const_buffer_device[0]);
-             b.method().non_const_buffer_device.push_back(std::move(dup));
-           }},
-          {"device entry of unknown type",
-           [](ProgramBuilder& b) {
-             b.method().non_const_buffer_device[0]->device_type =
-                 static_cast<fb::DeviceType>(9);
-           }},
-          {"cpu tensor in a cuda buffer",
-           [](ProgramBuilder& b) { TensorAt(b, 1).extra_tensor_info.reset(); }},
-          {"cuda:1 tensor in a cuda:0 buffer",
-           [](ProgramBuilder& b) {
-             TensorAt(b, 1).extra_tensor_info->device_index = 1;
-           }},
-          {"tensor of unknown device type",
-           [](ProgramBuilder& b) {
-             TensorAt(b, 1).extra_tensor_info->device_type =
-                 static_cast<fb::DeviceType>(7);
-           }},
-      };
-  for (const auto& [name, plant] : faults) {
-    SCOPED_TRACE(name);
+  struct Fault {
+    const char* name;
+    ErrorCode code;       // What Program::Load says,
+    const char* refusal;  // naming what it refused.
+    std::function<void(ProgramBuilder&)> plant;
+  };
+  const std::vector<Fault> faults = {
+      {"offset high bits", ErrorCode::kInvalidProgram,
+       "offset 18446744069414584320 + nbytes 64 must be <= 64",
+       [](ProgramBuilder& b) {
+         TensorAt(b, 0).allocation_info->memory_offset_high = 0xFFFFFFFF;
+       }},
+      {"memory_id 0", ErrorCode::kInvalidProgram,
+       "allocation_info.memory_id = 0, must be in [1, 3)",
+       [](ProgramBuilder& b) {
+         TensorAt(b, 0).allocation_info->memory_id = 0;
+       }},
+      {"memory_id out of range", ErrorCode::kInvalidProgram,
+       "allocation_info.memory_id = 7, must be in [1, 3)",
+       [](ProgramBuilder& b) {
+         TensorAt(b, 1).allocation_info->memory_id = 7;
+       }},
+      {"past the end", ErrorCode::kInvalidProgram,
+       "offset 56 + nbytes 16 must be <= 64",
+       [](ProgramBuilder& b) {
+         TensorAt(b, 1).allocation_info->memory_offset_low = 56;
+       }},
+      {"negative buffer size", ErrorCode::kInvalidProgram,
+       "non_const_buffer_sizes[1] = -64, must be >= 0",
+       [](ProgramBuilder& b) { b.method().non_const_buffer_sizes[1] = -64; }},
+      {"huge buffer", ErrorCode::kResourceExhausted,
+       "planned bytes exceed 1099511627776 (ProgramLimits.max_planned_bytes)",
+       [](ProgramBuilder& b) {
+         b.method().non_const_buffer_sizes[1] = INT64_MAX;
+       }},
+      {"device entry out of range", ErrorCode::kInvalidProgram,
+       "non_const_buffer_device[0].buffer_idx = 3, must be in [1, 3)",
+       [](ProgramBuilder& b) {
+         b.method().non_const_buffer_device[0]->buffer_idx = 3;
+       }},
+      {"device entry for index 0", ErrorCode::kInvalidProgram,
+       "non_const_buffer_device[0].buffer_idx = 0, must be in [1, 3)",
+       [](ProgramBuilder& b) {
+         b.method().non_const_buffer_device[0]->buffer_idx = 0;
+       }},
+      {"device entry duplicated", ErrorCode::kInvalidProgram,
+       "non_const_buffer_device[1].buffer_idx = 2 duplicates an earlier entry",
+       [](ProgramBuilder& b) {
+         auto dup = std::make_unique<fb::NonConstBufferDeviceT>(
+             *b.method().non_const_buffer_device[0]);
+         b.method().non_const_buffer_device.push_back(std::move(dup));
+       }},
+      {"device entry of unknown type", ErrorCode::kInvalidProgram,
+       "non_const_buffer_device[0].device_type = 9, must be a known device "
+       "type",
+       [](ProgramBuilder& b) {
+         b.method().non_const_buffer_device[0]->device_type =
+             static_cast<fb::DeviceType>(9);
+       }},
+      {"cpu tensor in a cuda buffer", ErrorCode::kInvalidProgram,
+       "tensor device cpu != device cuda:0",
+       [](ProgramBuilder& b) { TensorAt(b, 1).extra_tensor_info.reset(); }},
+      {"cuda:1 tensor in a cuda:0 buffer", ErrorCode::kInvalidProgram,
+       "tensor device cuda:1 != device cuda:0",
+       [](ProgramBuilder& b) {
+         TensorAt(b, 1).extra_tensor_info->device_index = 1;
+       }},
+      {"tensor of unknown device type", ErrorCode::kInvalidProgram,
+       "extra_tensor_info.device_type = 7, must be a known device type",
+       [](ProgramBuilder& b) {
+         TensorAt(b, 1).extra_tensor_info->device_type =
+             static_cast<fb::DeviceType>(7);
+       }},
+  };
+  for (const Fault& fault : faults) {
+    SCOPED_TRACE(fault.name);
     ProgramBuilder b = ValidBuilder();
-    plant(b);
+    fault.plant(b);
     std::vector<uint8_t> bytes = b.Build();
-    EXPECT_FALSE(LoadError(bytes).ok());
+    EXPECT_THAT(LoadError(bytes),
+                IsError(fault.code, HasSubstr(fault.refusal)));
     Result<Program> read = Program::Read(bytes.data(), bytes.size());
     ASSERT_TRUE(read.ok()) << read.error().ToString();
     EXPECT_FALSE(read->plan_validated());
@@ -505,8 +522,8 @@ TEST(ProgramHostileTest, ReadKeepsPlanFaultsForTheOracle) {
       99;
   std::vector<uint8_t> bytes = b.Build();
   Result<Program> read = Program::Read(bytes.data(), bytes.size());
-  ASSERT_FALSE(read.ok());
-  EXPECT_THAT(read.error().message(), HasSubstr("kernel_call.args[0] = 99"));
+  EXPECT_THAT(read, IsError(ErrorCode::kInvalidProgram,
+                            HasSubstr("kernel_call.args[0] = 99")));
 }
 
 }  // namespace

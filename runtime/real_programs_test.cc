@@ -16,10 +16,14 @@
 #include <vector>
 
 #include "runtime/bundled_program.h"
+#include "runtime/core/error_matchers.h"
 #include "runtime/program.h"
 
 namespace memplan {
 namespace {
+
+using ::memplan::testing::IsError;
+using ::testing::HasSubstr;
 
 const char* const kFiles[] = {"add.pte", "add_model.pte",
                               "module_linear_no_constant_segment.pte",
@@ -250,7 +254,9 @@ TEST(RealProgramsTest, BundledProgramExtractionRefusesAPlainProgram) {
   // Verifier, not read past.
   bundled.resize(static_cast<size_t>(inner->first - bundled.data()) +
                  inner->second / 2);
-  EXPECT_FALSE(ExtractBundledProgram(bundled.data(), bundled.size()).ok());
+  EXPECT_THAT(ExtractBundledProgram(bundled.data(), bundled.size()),
+              IsError(ErrorCode::kInvalidProgram,
+                      HasSubstr("flatbuffer verification")));
 }
 
 TEST(RealProgramsTest, MethodMetaMatchesFlatcDecoding) {

@@ -7,10 +7,12 @@
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "runtime/core/error_matchers.h"
 
 namespace memplan {
 namespace {
 
+using ::memplan::testing::IsError;
 using ::testing::HasSubstr;
 
 SimulatedDeviceOptions Options(uint64_t capacity) {
@@ -88,8 +90,10 @@ TEST(SimulatedDeviceAllocatorTest, FrontCanaryCorruptionIsDetected) {
   Result<void*> ptr = allocator.allocate(32, 64, 0);
   ASSERT_TRUE(ptr.ok());
   static_cast<unsigned char*>(*ptr)[-1] = 0;
-  EXPECT_THAT(allocator.CheckCanaries().message(), HasSubstr("front canary"));
-  EXPECT_FALSE(allocator.deallocate(*ptr, 0).ok());
+  EXPECT_THAT(allocator.CheckCanaries(),
+              IsError(ErrorCode::kInternal, HasSubstr("front canary")));
+  EXPECT_THAT(allocator.deallocate(*ptr, 0),
+              IsError(ErrorCode::kInternal, HasSubstr("front canary")));
 }
 
 TEST(SimulatedDeviceAllocatorTest, WriteAfterFreeIsDetected) {
@@ -142,7 +146,8 @@ TEST(SimulatedDeviceAllocatorTest, FailsAtTheKthCallOnly) {
   Result<void*> b = allocator.allocate(8, 8, 0);
   Result<void*> c = allocator.allocate(8, 8, 0);
   EXPECT_TRUE(a.ok());
-  EXPECT_FALSE(b.ok());
+  EXPECT_THAT(b, IsError(ErrorCode::kOutOfMemory,
+                         HasSubstr("injected fault at call 2")));
   EXPECT_TRUE(c.ok());
   EXPECT_EQ(allocator.fallible_calls(), 3u);
   EXPECT_TRUE(allocator.deallocate(*a, 0).ok());
@@ -195,16 +200,22 @@ TEST(SimulatedDeviceAllocatorTest, CopiesMustLieInsideOneLiveAllocation) {
   unsigned char back[16] = {};
   ASSERT_TRUE(allocator.copy_device_to_host(back, base, 16, 0).ok());
   EXPECT_EQ(std::memcmp(back, host, 16), 0);
-  EXPECT_FALSE(allocator.copy_host_to_device(base, host, 17, 0).ok());
-  EXPECT_FALSE(allocator.copy_host_to_device(base + 1, host, 16, 0).ok());
-  EXPECT_FALSE(allocator.copy_host_to_device(base, host, 16, 1).ok());
-  EXPECT_FALSE(allocator
-                   .copy_host_to_device(base, host,
-                                        std::numeric_limits<uint64_t>::max(), 0)
-                   .ok());
+  const auto outside_on = [](int index) {
+    return IsError(ErrorCode::kInvalidArgument,
+                   HasSubstr("does not lie inside one live allocation on "
+                             "index " +
+                             std::to_string(index)));
+  };
+  EXPECT_THAT(allocator.copy_host_to_device(base, host, 17, 0), outside_on(0));
+  EXPECT_THAT(allocator.copy_host_to_device(base + 1, host, 16, 0),
+              outside_on(0));
+  EXPECT_THAT(allocator.copy_host_to_device(base, host, 16, 1), outside_on(1));
+  EXPECT_THAT(allocator.copy_host_to_device(
+                  base, host, std::numeric_limits<uint64_t>::max(), 0),
+              outside_on(0));
   EXPECT_TRUE(allocator.CheckCanaries().ok());
   ASSERT_TRUE(allocator.deallocate(*a, 0).ok());
-  EXPECT_FALSE(allocator.copy_device_to_host(back, base, 1, 0).ok());
+  EXPECT_THAT(allocator.copy_device_to_host(back, base, 1, 0), outside_on(0));
 }
 
 }  // namespace

@@ -112,9 +112,10 @@ void Summarize(InputReport& report, const CheckedPlan& checked) {
   report.devices.erase(
       std::unique(report.devices.begin(), report.devices.end()),
       report.devices.end());
-  report.lower_bound = 0;
+  report.live_bytes_lower_bound = 0;
   for (const properties::BufferQuality& q : checked.report.buffers) {
-    report.lower_bound = SaturatingAdd(report.lower_bound, q.lower_bound);
+    report.live_bytes_lower_bound =
+        SaturatingAdd(report.live_bytes_lower_bound, q.live_bytes_lower_bound);
   }
 }
 

@@ -65,7 +65,8 @@ struct InputReport {
   size_t num_tensors = 0;       // Allocations of the (first) plan.
   std::vector<Device> devices;  // Distinct buffer devices, sorted.
   size_t num_buffers = 0;
-  uint64_t lower_bound = 0;  // Sum of the oracle's per-buffer bounds.
+  // Sum of the oracle's per-buffer live-bytes bounds (raw bytes).
+  uint64_t live_bytes_lower_bound = 0;
   // Total bytes of a plan made elsewhere (program, CSV or JSON plan).
   std::optional<uint64_t> given_bytes;
   std::vector<AlgorithmOutcome> algorithms;  // In PipelineOptions order.

@@ -87,12 +87,13 @@ TEST(CheckPipelineTest, EveryDefaultGraphPlansJudgesEmitsAndLoads) {
     EXPECT_THAT(report.findings, IsEmpty());
     EXPECT_TRUE(report.ok());
     EXPECT_GT(report.num_tensors, 0u);
-    EXPECT_GT(report.lower_bound, 0u);
+    EXPECT_GT(report.live_bytes_lower_bound, 0u);
     ASSERT_THAT(report.algorithms, SizeIs(algorithms.size()));
     for (const AlgorithmOutcome& outcome : report.algorithms) {
       ASSERT_TRUE(outcome.total_bytes) << outcome.name << ": " << outcome.error;
       // No valid plan beats the most bytes live at one time.
-      EXPECT_GE(*outcome.total_bytes, report.lower_bound) << outcome.name;
+      EXPECT_GE(*outcome.total_bytes, report.live_bytes_lower_bound)
+          << outcome.name;
     }
     // Each algorithm's plan, and the plan re-read from its emitted bytes.
     EXPECT_THAT(report.plans, SizeIs(2 * algorithms.size()));
@@ -145,7 +146,7 @@ TEST(CheckPipelineTest, ReplanningAWastefulPlanShowsTheSaving) {
   EXPECT_TRUE(report.ok());
   ASSERT_TRUE(report.given_bytes);
   EXPECT_EQ(*report.given_bytes, 200u);
-  EXPECT_EQ(report.lower_bound, 100u);
+  EXPECT_EQ(report.live_bytes_lower_bound, 100u);
   for (const AlgorithmOutcome& outcome : report.algorithms) {
     ASSERT_TRUE(outcome.total_bytes) << outcome.name;
     if (outcome.name != "naive") {
@@ -164,7 +165,7 @@ TEST(CheckPipelineTest, MinimallocProblemIsPlacedByEveryAlgorithm) {
   EXPECT_TRUE(report.ok()) << testing::PrintToString(report.findings);
   EXPECT_FALSE(report.given_bytes);
   EXPECT_EQ(report.num_tensors, 5u);
-  EXPECT_EQ(report.lower_bound, 12u);
+  EXPECT_EQ(report.live_bytes_lower_bound, 12u);
   for (const AlgorithmOutcome& outcome : report.algorithms) {
     if (outcome.name == "exact") {
       ASSERT_TRUE(outcome.total_bytes);

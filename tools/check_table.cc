@@ -82,10 +82,10 @@ std::vector<std::string> TableRow(const InputReport& report,
     row.push_back(std::to_string(report.num_tensors));
     row.push_back(DevicesText(report));
     row.push_back(std::to_string(report.num_buffers));
-    row.push_back(std::to_string(report.lower_bound) + " B");
-    row.push_back(report.given_bytes
-                      ? RatioText(*report.given_bytes, report.lower_bound)
-                      : "-");
+    row.push_back(std::to_string(report.live_bytes_lower_bound) + " B");
+    row.push_back(report.given_bytes ? RatioText(*report.given_bytes,
+                                                 report.live_bytes_lower_bound)
+                                     : "-");
     for (const std::string& name : algorithms) {
       const AlgorithmOutcome* outcome = FindOutcome(report, name);
       if (!outcome) {
@@ -93,7 +93,8 @@ std::vector<std::string> TableRow(const InputReport& report,
       } else if (!outcome->total_bytes) {
         row.push_back("error");
       } else {
-        row.push_back(RatioText(*outcome->total_bytes, report.lower_bound));
+        row.push_back(
+            RatioText(*outcome->total_bytes, report.live_bytes_lower_bound));
       }
     }
     row.push_back(VerdictName(report.oracle));
@@ -184,7 +185,7 @@ std::string FormatReportsJson(const std::vector<InputReport>& reports,
     ordered_json& devices = input["devices"] = ordered_json::array();
     for (const Device& device : r.devices) devices.push_back(device.ToString());
     input["buffers"] = r.num_buffers;
-    input["lower_bound"] = r.lower_bound;
+    input["lower_bound"] = r.live_bytes_lower_bound;
     if (r.given_bytes) input["given_bytes"] = *r.given_bytes;
     ordered_json& outcomes = input["algorithms"] = ordered_json::array();
     for (const std::string& name : algorithms) {

@@ -203,8 +203,8 @@ int RunGraph(const Args& args) {
     std::printf("%-7u %-8s %14llu %14llu %7.3f\n", buffer.mem_id,
                 buffer.device.ToString().c_str(),
                 static_cast<unsigned long long>(buffer.size),
-                static_cast<unsigned long long>(buffer.lower_bound),
-                Ratio(buffer.size, buffer.lower_bound));
+                static_cast<unsigned long long>(buffer.aligned_lower_bound),
+                Ratio(buffer.size, buffer.aligned_lower_bound));
   }
   if (plan->algorithms.size() > 1) {
     for (const planner::AlgorithmStats& stats : plan->algorithms) {
@@ -303,7 +303,7 @@ int RunProgram(const Args& args) {
                 static_cast<unsigned long long>(b.tensors),
                 static_cast<unsigned long long>(b.old_size),
                 static_cast<unsigned long long>(b.new_size), saved,
-                static_cast<unsigned long long>(b.lower_bound),
+                static_cast<unsigned long long>(b.live_bytes_lower_bound),
                 b.algorithm.empty() ? "-" : b.algorithm.c_str(),
                 b.proven_optimal ? " (optimal)" : "");
   }

@@ -240,7 +240,7 @@ Result<ReplanResult> ReplanProgram(const uint8_t* data, size_t size,
             "buffer " + std::to_string(buffer.mem_id) + " overflows");
       }
       out.new_size = prefix;
-      out.lower_bound = prefix;
+      out.live_bytes_lower_bound = prefix;
       if (!items.empty()) {
         Error valid = planner::ValidatePlanItems(items);
         if (!valid.ok()) {
@@ -253,7 +253,7 @@ Result<ReplanResult> ReplanProgram(const uint8_t* data, size_t size,
         if (!suite.ok()) return suite.error();
         if (!CheckedAdd(shift, suite->best.height, &out.new_size) ||
             !CheckedAdd(shift, planner::LiveBytesLowerBound(items),
-                        &out.lower_bound)) {
+                        &out.live_bytes_lower_bound)) {
           return InvalidPlan(
               method.name,
               "buffer " + std::to_string(buffer.mem_id) + " overflows");

@@ -14,6 +14,7 @@
 #include "properties/check.h"
 #include "properties/program_plans.h"
 #include "runtime/bundled_program.h"
+#include "runtime/core/error_matchers.h"
 #include "runtime/program.h"
 #include "runtime/testing/program_builder.h"
 
@@ -23,6 +24,7 @@ namespace {
 
 namespace fb = executorch_flatbuffer;
 namespace fs = std::filesystem;
+using ::memplan::testing::IsError;
 using ::testing::HasSubstr;
 using testing::ProgramBuilder;
 
@@ -144,7 +146,7 @@ TEST(ReplanTest, AWastefulPlanShrinksToTheOptimumAndNothingElseChanges) {
   EXPECT_EQ(buffer.tensors, 3u);
   EXPECT_EQ(buffer.old_size, 192u);
   EXPECT_EQ(buffer.new_size, 128u);
-  EXPECT_EQ(buffer.lower_bound, 128u);
+  EXPECT_EQ(buffer.live_bytes_lower_bound, 128u);
   EXPECT_EQ(buffer.algorithm, "multi_fit");
   EXPECT_EQ(result->old_total(), 192u);
   EXPECT_EQ(result->new_total(), 128u);
@@ -326,28 +328,37 @@ TEST(ReplanTest, SharedStateKeepsOnePlaceInEveryMethod) {
 
 TEST(ReplanTest, UnreadableAndUnplannableInputsAreErrors) {
   const std::vector<uint8_t> junk = {1, 2, 3, 4, 5, 6, 7, 8};
-  EXPECT_FALSE(ReplanProgram(junk.data(), junk.size()).ok());
-  EXPECT_FALSE(ReplanProgram(nullptr, 0).ok());
+  EXPECT_THAT(
+      ReplanProgram(junk.data(), junk.size()),
+      IsError(ErrorCode::kInvalidProgram, HasSubstr("file_identifier")));
+  EXPECT_THAT(
+      ReplanProgram(nullptr, 0),
+      IsError(ErrorCode::kInvalidArgument, HasSubstr("program data is null")));
 
   std::vector<uint8_t> given = Chain(128, 192).Build();
   ReplanOptions options;
   options.alignment = 24;
   Result<ReplanResult> bad_align =
       ReplanProgram(given.data(), given.size(), options);
-  ASSERT_FALSE(bad_align.ok());
-  EXPECT_THAT(bad_align.error().message(), HasSubstr("power of two"));
+  EXPECT_THAT(bad_align,
+              IsError(ErrorCode::kInvalidArgument, HasSubstr("power of two")));
 
   options = {};
   options.algorithms = {"no_such_algorithm"};
-  EXPECT_FALSE(ReplanProgram(given.data(), given.size(), options).ok());
+  EXPECT_THAT(
+      ReplanProgram(given.data(), given.size(), options),
+      IsError(
+          ErrorCode::kNotFound,
+          HasSubstr("names[0] = \"no_such_algorithm\" is not an algorithm")));
 
   ProgramBuilder b = Chain(128, 192);
   b.method().values[1]->val.AsTensor()->allocation_info->memory_id = 3;
   given = b.Build();
   Result<ReplanResult> missing = ReplanProgram(given.data(), given.size());
-  ASSERT_FALSE(missing.ok());
-  EXPECT_THAT(missing.error().message(),
-              HasSubstr("v1 is in buffer 3, which the method does not have"));
+  EXPECT_THAT(
+      missing,
+      IsError(ErrorCode::kInvalidProgram,
+              HasSubstr("v1 is in buffer 3, which the method does not have")));
 }
 
 fs::path DataDir() {
@@ -375,7 +386,7 @@ TEST(ReplanTest, RealProgramsReplanValidAndNoLarger) {
     EXPECT_EQ(result->bundled_input, path.extension() == ".bpte");
     EXPECT_LE(result->new_total(), result->old_total());
     for (const ReplannedBuffer& buffer : result->buffers) {
-      EXPECT_GE(buffer.new_size, buffer.lower_bound);
+      EXPECT_GE(buffer.new_size, buffer.live_bytes_lower_bound);
     }
     EXPECT_EQ(Violations(result->bytes), 0u);
     Load(result->bytes);

@@ -213,7 +213,8 @@ class SvgWriter {
                          std::to_string(members.size()) + " allocation(s)";
     for (const properties::BufferQuality& q : report_.buffers) {
       if (q.mem_id != buffer.mem_id) continue;
-      header += " · lower bound " + std::to_string(q.lower_bound) + " B";
+      header +=
+          " · lower bound " + std::to_string(q.live_bytes_lower_bound) + " B";
       if (q.ratio()) {
         char ratio[32];
         std::snprintf(ratio, sizeof(ratio), " (%.3fx)", *q.ratio());

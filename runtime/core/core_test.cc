@@ -6,6 +6,7 @@
 
 #include "runtime/core/checked_math.h"
 #include "runtime/core/device.h"
+#include "runtime/core/error_matchers.h"
 #include "runtime/core/result.h"
 
 namespace memplan {
@@ -37,6 +38,25 @@ TEST(ResultTest, CarriesValueOrError) {
   Result<int> bad = Error(ErrorCode::kInvalidProgram, "values[2] out of range");
   ASSERT_FALSE(bad.ok());
   EXPECT_EQ(bad.error().ToString(), "invalid_program: values[2] out of range");
+}
+
+TEST(ErrorMatchersTest, MatchOnlyTheNamedCodeAndMessage) {
+  using ::testing::HasSubstr;
+  using testing::IsError;
+  using ::testing::Not;
+  const Error error(ErrorCode::kNotFound, "no method named 'fwd'");
+  EXPECT_THAT(error, IsError(ErrorCode::kNotFound));
+  EXPECT_THAT(error, Not(IsError(ErrorCode::kInvalidArgument)));
+  EXPECT_THAT(error, IsError(ErrorCode::kNotFound, HasSubstr("'fwd'")));
+  EXPECT_THAT(error, Not(IsError(ErrorCode::kNotFound, HasSubstr("'bwd'"))));
+  EXPECT_THAT(error, Not(IsError(ErrorCode::kIo, HasSubstr("'fwd'"))));
+  const Result<int> failed = error;
+  EXPECT_THAT(failed, IsError(ErrorCode::kNotFound, HasSubstr("fwd")));
+  // A success matches no failure code.
+  EXPECT_THAT(Result<int>(3), Not(IsError(ErrorCode::kNotFound)));
+  EXPECT_THAT(Error::Ok(), Not(IsError(ErrorCode::kInternal)));
+  EXPECT_EQ(::testing::DescribeMatcher<Error>(IsError(ErrorCode::kIo)),
+            "is an error with code io");
 }
 
 TEST(ResultDeathTest, ReadingTheValueOfAnErrorStopsWithTheError) {
