@@ -37,10 +37,16 @@ class JsonValue {
   // The member named key, or nullptr.
   const JsonValue* Find(std::string_view key) const;
 
-  // Integers only (no fraction or exponent), range-checked.
+  // Integers only (no fraction or exponent), range-checked. `field` names
+  // the value in the error; the two-part forms name it "where.member" and
+  // build that text only for an error (a plan reads millions of fields).
   Result<int64_t> AsInt64(std::string_view field) const;
+  Result<int64_t> AsInt64(std::string_view where,
+                          std::string_view member) const;
   Result<uint64_t> AsUint64(std::string_view field) const;
   Result<std::string> AsString(std::string_view field) const;
+  Result<std::string> AsString(std::string_view where,
+                               std::string_view member) const;
 
  private:
   friend class JsonReader;

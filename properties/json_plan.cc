@@ -52,11 +52,11 @@ Result<Device> ReadDevice(const JsonValue& value, const std::string& field) {
   MEMPLAN_RETURN_IF_ERROR(CheckMembers(value, field, {"type", "index"}));
   Result<const JsonValue*> type = Required(value, field, "type");
   if (!type.ok()) return type.error();
-  Result<int64_t> raw_type = (*type)->AsInt64(field + ".type");
+  Result<int64_t> raw_type = (*type)->AsInt64(field, "type");
   if (!raw_type.ok()) return raw_type.error();
   int64_t raw_index = 0;
   if (const JsonValue* index = value.Find("index")) {
-    Result<int64_t> parsed = index->AsInt64(field + ".index");
+    Result<int64_t> parsed = index->AsInt64(field, "index");
     if (!parsed.ok()) return parsed.error();
     raw_index = *parsed;
   }
@@ -72,7 +72,7 @@ Error ReadInt(const JsonValue& object, const std::string& where,
               std::string_view key, int64_t* out) {
   Result<const JsonValue*> value = Required(object, where, key);
   if (!value.ok()) return value.error();
-  Result<int64_t> parsed = (*value)->AsInt64(where + "." + std::string(key));
+  Result<int64_t> parsed = (*value)->AsInt64(where, key);
   if (!parsed.ok()) return parsed.error();
   *out = *parsed;
   return Error::Ok();
@@ -101,11 +101,11 @@ Result<Allocation> ReadAllocation(const JsonValue& value,
   Allocation a;
   Result<const JsonValue*> id = Required(value, where, "id");
   if (!id.ok()) return id.error();
-  Result<std::string> id_text = (*id)->AsString(where + ".id");
+  Result<std::string> id_text = (*id)->AsString(where, "id");
   if (!id_text.ok()) return id_text.error();
   a.id = *id_text;
   if (const JsonValue* kind = value.Find("kind")) {
-    Result<std::string> text = kind->AsString(where + ".kind");
+    Result<std::string> text = kind->AsString(where, "kind");
     if (!text.ok()) return text.error();
     std::optional<AllocationKind> parsed = ParseAllocationKind(*text);
     if (!parsed)
@@ -127,7 +127,7 @@ Result<Allocation> ReadAllocation(const JsonValue& value,
   }
   if (const JsonValue* alias = value.Find("alias_of");
       alias && !alias->is_null()) {
-    Result<std::string> text = alias->AsString(where + ".alias_of");
+    Result<std::string> text = alias->AsString(where, "alias_of");
     if (!text.ok()) return text.error();
     a.alias_of = *text;
   }
@@ -181,8 +181,9 @@ Result<Plan> PlanFromJson(std::string_view text) {
   // alias_of and every report name allocations by id: two with one id make
   // the plan ambiguous, so it is refused rather than judged.
   std::unordered_map<std::string, size_t> index_of_id;
+  std::string where;  // Reused: no allocation per item.
   for (size_t i = 0; i < allocations.size(); ++i) {
-    const std::string where = "allocations[" + std::to_string(i) + "]";
+    where.assign("allocations[").append(std::to_string(i)).append("]");
     Result<Allocation> allocation = ReadAllocation(allocations[i], where);
     if (!allocation.ok()) return allocation.error();
     auto [first, inserted] = index_of_id.emplace(allocation->id, i);
