@@ -30,6 +30,9 @@ struct ValueLifetime : Lifetime {
 // node; a root's lifetime covers every alias of it, and an alias reports
 // its own uses (its root's lifetime when it has none) and its root's
 // planned flag. Constants and dynamic_unbound values are never planned.
+// The oracle re-derives lifetimes from the emitted file with its own rules,
+// a deliberate copy (properties/program_plan.h); the two are compared in
+// properties/lifetime_rules_agree_test and bounds_alignment_property_test.
 std::vector<ValueLifetime> ComputeLifetimes(
     const Graph& graph, const LifetimeOptions& options = {});
 
