@@ -11,7 +11,6 @@ namespace bench {
 namespace {
 
 using planner::PlanItem;
-using planner::TimeValue;
 
 // splitmix64: tiny, and the same stream on every standard library (the
 // <random> distributions are not), so a problem's name pins it down.

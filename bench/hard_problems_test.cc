@@ -83,7 +83,7 @@ TEST_P(HardProblemsTest, SizesLookLikeAModels) {
   const HardProblem problem = MakeHardProblem(GetParam(), 1000, 3);
   const size_t n = problem.items.size();
   size_t small = 0, huge = 0, unaligned = 0;
-  std::map<planner::TimeValue, size_t> starts;
+  std::map<TimeValue, size_t> starts;
   for (const planner::PlanItem& item : problem.items) {
     if (item.size * 16 <= problem.optimum) ++small;
     if (item.size * 4 >= problem.optimum) ++huge;

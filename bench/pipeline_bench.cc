@@ -16,7 +16,6 @@ namespace memplan {
 namespace {
 
 using planner::Graph;
-using planner::SpecKind;
 using planner::TensorSpec;
 
 // A long chain of nodes shaped like an exported model: each node reads the

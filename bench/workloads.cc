@@ -14,20 +14,19 @@ std::vector<planner::PlanItem> ModelLikeWorkload(const WorkloadShape& shape) {
   const double log_max = std::log(static_cast<double>(shape.max_size));
   // An op's output usually dies within a few ops.
   std::geometric_distribution<int> short_extra(0.45);
-  const planner::TimeValue horizon =
-      static_cast<planner::TimeValue>(shape.items / 2 + 1);
+  const TimeValue horizon = static_cast<TimeValue>(shape.items / 2 + 1);
   std::vector<planner::PlanItem> items;
   items.reserve(shape.items);
   for (size_t i = 0; i < shape.items; ++i) {
-    const planner::TimeValue first = static_cast<planner::TimeValue>(i / 2);
-    planner::TimeValue last = first + 1 + short_extra(rng);
+    const TimeValue first = static_cast<TimeValue>(i / 2);
+    TimeValue last = first + 1 + short_extra(rng);
     const double kind = unit(rng);
     if (kind < shape.whole_run_fraction) {
       items.push_back({0, shape.alignment, 0, horizon});
     } else {
       if (kind < shape.whole_run_fraction + shape.long_lived_fraction) {
-        last = first + 1 +
-               static_cast<planner::TimeValue>(unit(rng) * (horizon / 4 + 1));
+        last =
+            first + 1 + static_cast<TimeValue>(unit(rng) * (horizon / 4 + 1));
       }
       items.push_back({0, shape.alignment, first, std::min(last, horizon)});
     }

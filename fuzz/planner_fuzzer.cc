@@ -34,11 +34,11 @@
 namespace {
 
 using memplan::Device;
+using memplan::SpecKind;
 using memplan::planner::Graph;
 using memplan::planner::Node;
 using memplan::planner::PlanResult;
 using memplan::planner::ScalarType;
-using memplan::planner::SpecKind;
 using memplan::planner::TensorSpec;
 using memplan::planner::ValueId;
 
@@ -132,7 +132,7 @@ FuzzGraph ConsumeGraph(FuzzedDataProvider& in) {
           {SpecKind::kPlain, SpecKind::kPlain, SpecKind::kPlain,
            SpecKind::kOutput, SpecKind::kView, SpecKind::kInPlace});
       std::optional<ValueId> id;
-      if (memplan::planner::IsAlias(kind)) {
+      if (memplan::IsAlias(kind)) {
         // As ExecuTorch's view_copy / out= kernels: the node that defines
         // the alias reads its base, so the program shows them related.
         // Usually its base's dtype, as aten views; sometimes another one,
@@ -225,7 +225,7 @@ void CheckPipeline(const std::string& name, const Graph& graph,
   plan_options.value_ids = true;
   if (!graph.nodes().empty()) {
     plan_options.end_time =
-        static_cast<props::TimeValue>(graph.nodes().size()) - 1;
+        static_cast<memplan::TimeValue>(graph.nodes().size()) - 1;
   }
   memplan::Result<props::Plan> planned =
       props::PlanFromPlannerResult(result, plan_options);

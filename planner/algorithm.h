@@ -13,13 +13,11 @@
 #include <string>
 #include <vector>
 
+#include "runtime/core/lifetime.h"
 #include "runtime/core/result.h"
 
 namespace memplan {
 namespace planner {
-
-// Positions in execution order; a lifetime is [first, last], inclusive.
-using TimeValue = int64_t;
 
 struct PlanItem {
   uint64_t size = 0;  // Bytes the item occupies (already padded if needed).

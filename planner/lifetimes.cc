@@ -40,8 +40,8 @@ struct Span {
 
 }  // namespace
 
-std::vector<Lifetime> ComputeLifetimes(const Graph& graph,
-                                       const LifetimeOptions& options) {
+std::vector<ValueLifetime> ComputeLifetimes(const Graph& graph,
+                                            const LifetimeOptions& options) {
   const std::vector<TensorSpec>& tensors = graph.tensors();
   const TimeValue end =
       std::max<TimeValue>(0, static_cast<TimeValue>(graph.nodes().size()) - 1);
@@ -76,13 +76,13 @@ std::vector<Lifetime> ComputeLifetimes(const Graph& graph,
     ValueId root = graph.RootOf(static_cast<ValueId>(id));
     root_span[root].Cover(own[id].first, own[id].last);
   }
-  std::vector<Lifetime> lifetimes(tensors.size());
+  std::vector<ValueLifetime> lifetimes(tensors.size());
   for (size_t id = 0; id < tensors.size(); ++id) {
     ValueId root = graph.RootOf(static_cast<ValueId>(id));
     const TensorSpec& root_spec = tensors[root];
     const Span& span = tensors[id].is_alias() ? own[id] : root_span[id];
     const Span& fallback = root_span[root];
-    Lifetime& lifetime = lifetimes[id];
+    ValueLifetime& lifetime = lifetimes[id];
     lifetime.planned = root_span[root].touched &&
                        root_spec.dynamism != Dynamism::kDynamicUnbound &&
                        KindIsPlanned(root_spec.kind(), options);

@@ -32,21 +32,22 @@ node n5 add in=av,c out=y
 
 class LifetimesTest : public ::testing::Test {
  protected:
-  Lifetime Of(const std::vector<Lifetime>& lifetimes, const char* name) {
+  ValueLifetime Of(const std::vector<ValueLifetime>& lifetimes,
+                   const char* name) {
     return lifetimes[*graph_.Find(name)];
   }
   Graph graph_ = MustParse(kChain);
 };
 
 TEST_F(LifetimesTest, PlainValueSpansFirstToLastTouch) {
-  std::vector<Lifetime> l = ComputeLifetimes(graph_);
+  std::vector<ValueLifetime> l = ComputeLifetimes(graph_);
   EXPECT_TRUE(Of(l, "c").planned);
   EXPECT_EQ(Of(l, "c").first, 4);
   EXPECT_EQ(Of(l, "c").last, 5);
 }
 
 TEST_F(LifetimesTest, InputsStartAtZeroOutputsEndAtLastNode) {
-  std::vector<Lifetime> l = ComputeLifetimes(graph_);
+  std::vector<ValueLifetime> l = ComputeLifetimes(graph_);
   EXPECT_EQ(Of(l, "x").first, 0);
   EXPECT_EQ(Of(l, "x").last, 0);
   EXPECT_EQ(Of(l, "y").first, 5);
@@ -56,21 +57,21 @@ TEST_F(LifetimesTest, InputsStartAtZeroOutputsEndAtLastNode) {
       "tensor i float [4] input\ntensor o float [4] output\n"
       "tensor t float [4]\n"
       "node a relu in=i out=o\nnode b relu in=i out=t\nnode c relu in=t\n");
-  std::vector<Lifetime> e = ComputeLifetimes(early);
+  std::vector<ValueLifetime> e = ComputeLifetimes(early);
   EXPECT_EQ(e[*early.Find("o")].first, 0);
   EXPECT_EQ(e[*early.Find("o")].last, 2);
   EXPECT_EQ(e[*early.Find("i")].last, 1);
 }
 
 TEST_F(LifetimesTest, MutableBufferLivesForTheWholeProgram) {
-  std::vector<Lifetime> l = ComputeLifetimes(graph_);
+  std::vector<ValueLifetime> l = ComputeLifetimes(graph_);
   EXPECT_TRUE(Of(l, "state").planned);
   EXPECT_EQ(Of(l, "state").first, 0);
   EXPECT_EQ(Of(l, "state").last, 5);
 }
 
 TEST_F(LifetimesTest, BaseCoversEveryAlias) {
-  std::vector<Lifetime> l = ComputeLifetimes(graph_);
+  std::vector<ValueLifetime> l = ComputeLifetimes(graph_);
   // a is touched at 0 and 1 only; its view av is read at 5.
   EXPECT_EQ(Of(l, "a").first, 0);
   EXPECT_EQ(Of(l, "a").last, 5);
@@ -83,7 +84,7 @@ TEST_F(LifetimesTest, BaseCoversEveryAlias) {
 }
 
 TEST_F(LifetimesTest, ConstantsUnboundAndUnusedAreNotPlanned) {
-  std::vector<Lifetime> l = ComputeLifetimes(graph_);
+  std::vector<ValueLifetime> l = ComputeLifetimes(graph_);
   EXPECT_FALSE(Of(l, "w").planned);
   EXPECT_FALSE(Of(l, "dyn").planned);
   EXPECT_FALSE(Of(l, "unused").planned);
@@ -94,7 +95,7 @@ TEST_F(LifetimesTest, OptionsTurnOffInputsOutputsAndMutableBuffers) {
   options.plan_inputs = false;
   options.plan_outputs = false;
   options.plan_mutable_buffers = false;
-  std::vector<Lifetime> l = ComputeLifetimes(graph_, options);
+  std::vector<ValueLifetime> l = ComputeLifetimes(graph_, options);
   EXPECT_FALSE(Of(l, "x").planned);
   EXPECT_FALSE(Of(l, "y").planned);
   EXPECT_FALSE(Of(l, "state").planned);
@@ -107,7 +108,7 @@ TEST_F(LifetimesTest, AliasOfUnplannedInputIsNotPlanned) {
       "tensor y float [4]\nnode n relu in=xv out=y\nnode m relu in=y\n");
   LifetimeOptions options;
   options.plan_inputs = false;
-  std::vector<Lifetime> l = ComputeLifetimes(graph, options);
+  std::vector<ValueLifetime> l = ComputeLifetimes(graph, options);
   EXPECT_FALSE(l[*graph.Find("xv")].planned);
   EXPECT_TRUE(ComputeLifetimes(graph)[*graph.Find("xv")].planned);
 }
@@ -118,7 +119,7 @@ TEST_F(LifetimesTest, ScratchLivesAtItsNodeOnly) {
       "tensor y float [4] output\n"
       "node a relu in=x out=x\nnode c cond in=x out=y scratch=s\n"
       "node d relu in=y\n");
-  std::vector<Lifetime> l = ComputeLifetimes(graph);
+  std::vector<ValueLifetime> l = ComputeLifetimes(graph);
   EXPECT_TRUE(l[*graph.Find("s")].planned);
   EXPECT_EQ(l[*graph.Find("s")].first, 1);
   EXPECT_EQ(l[*graph.Find("s")].last, 1);

@@ -53,7 +53,7 @@ std::vector<uint64_t> WidestElementPerRoot(const Graph& graph) {
 }
 
 Result<std::vector<Partition>> BuildPartitions(
-    const Graph& graph, const std::vector<Lifetime>& lifetimes,
+    const Graph& graph, const std::vector<ValueLifetime>& lifetimes,
     const std::vector<uint64_t>& widest, const PlanOptions& options) {
   std::map<std::pair<uint32_t, Device>, size_t> index;
   std::map<uint32_t, ValueId> pool_owner;  // First tensor seen in a pool.
@@ -207,7 +207,8 @@ Result<PlanResult> PlanGraph(const Graph& graph, const PlanOptions& options) {
                    "unknown algorithm '" + name + "' (known: " + known + ")");
     }
   }
-  std::vector<Lifetime> lifetimes = ComputeLifetimes(graph, options.lifetimes);
+  std::vector<ValueLifetime> lifetimes =
+      ComputeLifetimes(graph, options.lifetimes);
   const std::vector<uint64_t> widest = WidestElementPerRoot(graph);
   Result<std::vector<Partition>> partitions =
       BuildPartitions(graph, lifetimes, widest, options);

@@ -92,7 +92,7 @@ RC_GTEST_PROP(BoundsAlignmentProperty, FileLifetimesLieInsidePlannedOnes, ()) {
   // (one per alias it defines) just before it.
   const std::vector<TimeValue> kernel = planner::KernelPositions(graph);
   for (const Allocation& a : verdict.planner_plan.allocations) {
-    if (a.kind == AllocationKind::kMutable || roots_of_aliases.count(a.id)) {
+    if (a.kind == SpecKind::kMutableBuffer || roots_of_aliases.count(a.id)) {
       continue;
     }
     const Allocation* b = in_file.at(a.id);
@@ -104,7 +104,7 @@ RC_GTEST_PROP(BoundsAlignmentProperty, FileLifetimesLieInsidePlannedOnes, ()) {
     RC_ASSERT(of_node(b->lifetime.first, a.lifetime.first));
     RC_ASSERT(of_node(b->lifetime.last, a.lifetime.last));
     // Only an alias is named before its node's own KernelCall (by et_view).
-    if (!a.alias_of && a.kind != AllocationKind::kInput) {
+    if (!a.alias_of && a.kind != SpecKind::kInput) {
       RC_ASSERT(b->lifetime.first == kernel[a.lifetime.first]);
     }
   }

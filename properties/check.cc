@@ -280,7 +280,7 @@ class Checker {
 
     if (!a.device) {
       Add(ViolationCode::kDeviceInfo,
-          "device_info: " + a.id + " (" + AllocationKindName(a.kind) +
+          "device_info: " + a.id + " (" + SpecKindName(a.kind) +
               ") carries no device",
           About(a));
     } else if (CheckDeviceFields(static_cast<int>(a.device->type),
@@ -363,9 +363,9 @@ class Checker {
     const Allocation& base = plan_.allocations[base_index];
     if (a.device && base.device && *a.device != *base.device) {
       Add(ViolationCode::kDeviceInfo,
-          "device_info: " + std::string(AllocationKindName(a.kind)) + " " +
-              a.id + " on " + a.device->ToString() + ", its base " + base.id +
-              " on " + base.device->ToString(),
+          "device_info: " + std::string(SpecKindName(a.kind)) + " " + a.id +
+              " on " + a.device->ToString() + ", its base " + base.id + " on " +
+              base.device->ToString(),
           About(a, &base));
     }
     if (a.mem_id != base.mem_id) {

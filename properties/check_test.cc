@@ -42,7 +42,7 @@ Plan ValidPlan() {
       Alloc("t3", 2, 0, 128, 0, 5, Device::Cuda(0)),
       Alloc("v3", 2, 32, 32, 2, 4, Device::Cuda(0)),
   };
-  plan.allocations[4].kind = AllocationKind::kView;
+  plan.allocations[4].kind = SpecKind::kView;
   plan.allocations[4].alias_of = "t3";
   plan.allocations[1].alignment = 64;
   plan.end_time = 5;
@@ -136,7 +136,7 @@ TEST(CheckTest, AliasAndBufferViolationsCarryTheirFacts) {
 TEST(CheckTest, AliasOfAnAliasDoesNotOverlapItsFamily) {
   Plan plan = ValidPlan();
   Allocation w = Alloc("w3", 2, 40, 8, 3, 4, Device::Cuda(0));
-  w.kind = AllocationKind::kView;
+  w.kind = SpecKind::kView;
   w.alias_of = "v3";
   plan.allocations.push_back(w);
   EXPECT_TRUE(Check(plan).ok());

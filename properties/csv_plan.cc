@@ -45,7 +45,7 @@ Result<Plan> PlanFromMinimalloc(planner::MinimallocProblem problem,
     }
     Allocation a;
     a.id = std::move(row.id);
-    a.kind = AllocationKind::kPlain;
+    a.kind = SpecKind::kPlain;
     a.mem_id = 1;
     a.offset = static_cast<Offset>(*row.offset);  // Both <= 2^63 - 1.
     a.size = static_cast<Offset>(row.size);

@@ -13,7 +13,6 @@ using planner::Dynamism;
 using planner::Graph;
 using planner::Node;
 using planner::ScalarType;
-using planner::SpecKind;
 using planner::TensorSpec;
 using planner::ValueId;
 

@@ -23,7 +23,7 @@ namespace properties {
 // cpu, cuda:0 or cuda:1: the devices the simulated registry serves.
 rc::Gen<Device> GenDevice();
 // Any of the eight spec kinds.
-rc::Gen<planner::SpecKind> GenSpecKind();
+rc::Gen<SpecKind> GenSpecKind();
 rc::Gen<planner::ScalarType> GenDtype();
 // Rank 0..3, dims 1..max_dim (no zero dims: every planned tensor has bytes,
 // so same-place tensors in one instruction are aliases, never neighbours).
@@ -42,7 +42,7 @@ struct GraphGenOptions {
 // One step of a graph recipe: the kind of tensor it adds and the choices
 // that step makes; the builder turns a list of steps into a valid Graph.
 struct GraphStep {
-  planner::SpecKind kind = planner::SpecKind::kPlain;
+  SpecKind kind = SpecKind::kPlain;
   planner::ScalarType dtype = planner::ScalarType::FLOAT;
   std::vector<int64_t> shape;
   Device device;

@@ -107,7 +107,7 @@ Result<Allocation> ReadAllocation(const JsonValue& value,
   if (const JsonValue* kind = value.Find("kind")) {
     Result<std::string> text = kind->AsString(where, "kind");
     if (!text.ok()) return text.error();
-    std::optional<AllocationKind> parsed = ParseAllocationKind(*text);
+    std::optional<SpecKind> parsed = ParseSpecKind(*text);
     if (!parsed)
       return JsonError(*kind, where + ".kind = \"" + *text + "\" is unknown");
     a.kind = *parsed;
@@ -211,7 +211,7 @@ std::string PlanToJson(const Plan& plan) {
   ordered_json& allocations = out["allocations"] = ordered_json::array();
   for (const Allocation& a : plan.allocations) {
     ordered_json item = {{"id", a.id},
-                         {"kind", AllocationKindName(a.kind)},
+                         {"kind", SpecKindName(a.kind)},
                          {"mem_id", a.mem_id},
                          {"offset", a.offset},
                          {"size", a.size},

@@ -39,10 +39,10 @@ TEST(JsonPlanTest, ReadsTheWorkedExample) {
   EXPECT_EQ(plan->buffers[1].device, Device::Cuda(0));
   ASSERT_EQ(plan->allocations.size(), 4u);
   const Allocation& view = plan->allocations[3];
-  EXPECT_EQ(view.kind, AllocationKind::kView);
+  EXPECT_EQ(view.kind, SpecKind::kView);
   EXPECT_EQ(view.alias_of, "h");
-  EXPECT_EQ(view.alignment, 1);                                  // Default.
-  EXPECT_EQ(plan->allocations[2].kind, AllocationKind::kPlain);  // Default.
+  EXPECT_EQ(view.alignment, 1);                            // Default.
+  EXPECT_EQ(plan->allocations[2].kind, SpecKind::kPlain);  // Default.
   EXPECT_EQ(plan->end_time, 4);
   Report report = Check(*plan);
   EXPECT_TRUE(report.ok()) << FormatText(report);

@@ -19,9 +19,9 @@ TEST(LiveBytesBoundsAgreeTest, PlannerAndOracleSweepsGiveOnePeak) {
     std::vector<planner::PlanItem> items(rng() % 50);
     std::vector<properties::LiveInterval> intervals;
     for (planner::PlanItem& item : items) {
-      item.first = static_cast<planner::TimeValue>(rng() % 30);
+      item.first = static_cast<TimeValue>(rng() % 30);
       // Many lifetimes of one position, and many that meet at one.
-      item.last = item.first + static_cast<planner::TimeValue>(rng() % 4);
+      item.last = item.first + static_cast<TimeValue>(rng() % 4);
       item.size = rng() % 3 == 0 ? 0 : rng() % 1000;
       intervals.push_back({item.first, item.last, item.size});
     }

@@ -68,7 +68,7 @@ TEST(MemoryTraceTest, TensorsPlacedAlikeAreNeverReadAsAliases) {
   ASSERT_TRUE(plan.ok()) << plan.error().ToString();
   ASSERT_EQ(plan->allocations.size(), 2u);
   for (const Allocation& a : plan->allocations) {
-    EXPECT_EQ(a.kind, AllocationKind::kPlain) << a.id;
+    EXPECT_EQ(a.kind, SpecKind::kPlain) << a.id;
     EXPECT_EQ(a.alias_of, std::nullopt) << a.id;
   }
   Report report = Check(*plan);

@@ -83,7 +83,7 @@ bool ViewDropsDevice(const MutantCase&, PlanResult* plan,
                      std::vector<uint8_t>*) {
   bool acted = false;
   for (TensorAllocation& t : plan->tensors) {
-    if (t.planned && t.kind == planner::SpecKind::kView && !t.device.is_cpu()) {
+    if (t.planned && t.kind == SpecKind::kView && !t.device.is_cpu()) {
       t.device = Device::Cpu();
       acted = true;
     }
@@ -121,7 +121,7 @@ bool LifetimeEndOffByOne(const MutantCase& c, PlanResult* plan,
 bool InPlaceAtOtherOffset(const MutantCase&, PlanResult* plan,
                           std::vector<uint8_t>*) {
   for (TensorAllocation& t : plan->tensors) {
-    if (!t.planned || t.kind != planner::SpecKind::kInPlace) continue;
+    if (!t.planned || t.kind != SpecKind::kInPlace) continue;
     const TensorAllocation* root = nullptr;
     for (const TensorAllocation& r : plan->tensors) {
       if (r.name == *t.alias_of) root = &r;

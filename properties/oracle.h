@@ -36,19 +36,19 @@ namespace oracle {
 
 // The neutral plan model (properties/plan.h) and the report
 // (properties/report.h), under the names this API speaks.
+using memplan::Lifetime;
+using memplan::SpecKind;
+using memplan::TimeValue;
 using properties::Allocation;
-using properties::AllocationKind;
 using properties::Buffer;
 using properties::BufferQuality;
 using properties::ByteRange;
 using properties::CheckOptions;
 using properties::kNumViolationCodes;
-using properties::Lifetime;
 using properties::MemId;
 using properties::Offset;
 using properties::Plan;
 using properties::Report;
-using properties::TimeValue;
 using properties::Violation;
 using properties::ViolationCode;
 using properties::ViolationCodeName;

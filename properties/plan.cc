@@ -4,34 +4,6 @@
 
 namespace memplan {
 namespace properties {
-namespace {
-
-constexpr std::pair<AllocationKind, const char*> kKindNames[] = {
-    {AllocationKind::kPlain, "plain"},
-    {AllocationKind::kInput, "input"},
-    {AllocationKind::kOutput, "output"},
-    {AllocationKind::kConstant, "constant"},
-    {AllocationKind::kMutable, "mutable"},
-    {AllocationKind::kView, "view"},
-    {AllocationKind::kInPlace, "in_place"},
-    {AllocationKind::kScratch, "scratch"},
-};
-
-}  // namespace
-
-const char* AllocationKindName(AllocationKind kind) {
-  for (const auto& [k, name] : kKindNames) {
-    if (k == kind) return name;
-  }
-  return "unknown";
-}
-
-std::optional<AllocationKind> ParseAllocationKind(std::string_view name) {
-  for (const auto& [k, known] : kKindNames) {
-    if (name == known) return k;
-  }
-  return std::nullopt;
-}
 
 Offset AllocationEnd(const Allocation& allocation) {
   Offset end = 0;

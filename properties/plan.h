@@ -7,10 +7,11 @@
 #include <cstdint>
 #include <optional>
 #include <string>
-#include <string_view>
 #include <vector>
 
 #include "runtime/core/device.h"
+#include "runtime/core/lifetime.h"
+#include "runtime/core/spec_kind.h"
 
 namespace memplan {
 namespace properties {
@@ -18,34 +19,10 @@ namespace properties {
 // Byte positions and sizes; signed so that a negative offset in a file is
 // reported by the bounds check instead of wrapping.
 using Offset = int64_t;
-// Positions in execution order; a lifetime is [first, last], inclusive.
-using TimeValue = int64_t;
 using MemId = int64_t;
 
-// What an allocation is; views and in-place outputs alias a base.
-enum class AllocationKind : uint8_t {
-  kPlain = 0,
-  kInput,
-  kOutput,
-  kConstant,
-  kMutable,
-  kView,
-  kInPlace,
-  kScratch,
-};
-
-inline bool IsAliasKind(AllocationKind kind) {
-  return kind == AllocationKind::kView || kind == AllocationKind::kInPlace;
-}
-// "plain", "input", "output", "constant", "mutable", "view", "in_place",
-// "scratch" (the planner's spec-kind keywords).
-const char* AllocationKindName(AllocationKind kind);
-std::optional<AllocationKind> ParseAllocationKind(std::string_view name);
-
-struct Lifetime {
-  TimeValue first = 0;  // First position at which the allocation is live.
-  TimeValue last = 0;   // Last position at which it is live.
-};
+// Kinds and lifetimes are the shared vocabulary's: SpecKind
+// (runtime/core/spec_kind.h), TimeValue and Lifetime (runtime/core/lifetime.h).
 
 struct Buffer {
   MemId mem_id = 1;  // Planned buffers are numbered from 1; 0 is reserved.
@@ -55,7 +32,7 @@ struct Buffer {
 
 struct Allocation {
   std::string id;
-  AllocationKind kind = AllocationKind::kPlain;
+  SpecKind kind = SpecKind::kPlain;
   MemId mem_id = 1;
   Offset offset = 0;
   Offset size = 0;

@@ -184,14 +184,13 @@ bool CheckPlannerSide(const planner::Graph& graph,
   // the whole program (it outlives one run, which no instruction shows).
   const TimeValue end = *adapter.end_time;
   for (const Allocation& a : verdict->planner_plan.allocations) {
-    bool broken =
-        (a.kind == AllocationKind::kInput && a.lifetime.first != 0) ||
-        (a.kind == AllocationKind::kOutput && a.lifetime.last != end) ||
-        (a.kind == AllocationKind::kMutable &&
-         (a.lifetime.first != 0 || a.lifetime.last != end));
+    bool broken = (a.kind == SpecKind::kInput && a.lifetime.first != 0) ||
+                  (a.kind == SpecKind::kOutput && a.lifetime.last != end) ||
+                  (a.kind == SpecKind::kMutableBuffer &&
+                   (a.lifetime.first != 0 || a.lifetime.last != end));
     if (broken) {
       verdict->lifetime_mismatches.push_back(
-          std::string(AllocationKindName(a.kind)) + " " + a.id + " live [" +
+          std::string(SpecKindName(a.kind)) + " " + a.id + " live [" +
           std::to_string(a.lifetime.first) + "," +
           std::to_string(a.lifetime.last) + "] in a program [0," +
           std::to_string(end) + "]");

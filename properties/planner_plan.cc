@@ -8,28 +8,6 @@ namespace memplan {
 namespace properties {
 namespace {
 
-AllocationKind KindOf(planner::SpecKind kind) {
-  switch (kind) {
-    case planner::SpecKind::kPlain:
-      return AllocationKind::kPlain;
-    case planner::SpecKind::kInput:
-      return AllocationKind::kInput;
-    case planner::SpecKind::kOutput:
-      return AllocationKind::kOutput;
-    case planner::SpecKind::kConstant:
-      return AllocationKind::kConstant;
-    case planner::SpecKind::kMutableBuffer:
-      return AllocationKind::kMutable;
-    case planner::SpecKind::kView:
-      return AllocationKind::kView;
-    case planner::SpecKind::kInPlace:
-      return AllocationKind::kInPlace;
-    case planner::SpecKind::kScratch:
-      return AllocationKind::kScratch;
-  }
-  return AllocationKind::kPlain;
-}
-
 // The oracle's byte fields are signed; a value above INT64_MAX is refused
 // rather than wrapped to a negative number the oracle would misreport.
 Error ToOffset(uint64_t value, const std::string& where, Offset* out) {
@@ -74,7 +52,7 @@ Result<Plan> PlanFromPlannerResult(const planner::PlanResult& result,
         "tensors[" + std::to_string(i) + "] '" + tensor.name + "'";
     Allocation a;
     a.id = IdOf(tensor, options.value_ids);
-    a.kind = KindOf(tensor.kind);
+    a.kind = tensor.kind;
     a.mem_id = tensor.mem_id;
     MEMPLAN_RETURN_IF_ERROR(
         ToOffset(tensor.offset, where + ".offset", &a.offset));

@@ -62,7 +62,7 @@ TEST(PlannerPlanTest, CarriesBuffersAndPlannedTensorsOnly) {
 
   const Allocation* hv = FindAllocation(*plan, "hv");
   ASSERT_NE(hv, nullptr);
-  EXPECT_EQ(hv->kind, AllocationKind::kView);
+  EXPECT_EQ(hv->kind, SpecKind::kView);
   EXPECT_THAT(hv->alias_of, Optional(std::string("h")));
   EXPECT_THAT(hv->device, Optional(Device::Cuda(1)));
   EXPECT_EQ(hv->mem_id, 2);

@@ -217,7 +217,7 @@ std::function<void(fb::ProgramT&)> MoveOnto(size_t m, const Allocation& moved,
 }
 
 bool Movable(const Allocation& a) {
-  return !a.alias_of && a.size > 0 && a.kind != AllocationKind::kMutable;
+  return !a.alias_of && a.size > 0 && a.kind != SpecKind::kMutableBuffer;
 }
 
 // Every place each fault kind can go in `program`, whose plans are `plans`.
@@ -358,7 +358,7 @@ std::vector<Mutant> MutantsOf(const fb::ProgramT& program,
         for (const Allocation& body : plan.allocations) {
           const int64_t b = ValueOf(body);
           if (!Movable(body) || body.size > carried.size ||
-              body.kind != AllocationKind::kPlain || !first_named.count(b) ||
+              body.kind != SpecKind::kPlain || !first_named.count(b) ||
               first_named[b] <= last_named[c] || last_named[b] > tail) {
             continue;
           }

@@ -335,14 +335,14 @@ Result<Plan> PlanFromProgram(const Program& program, size_t method_index,
       a.lifetime = {0, end_time};
     }
     if (is_input[v]) {
-      a.kind = AllocationKind::kInput;
+      a.kind = SpecKind::kInput;
       a.lifetime.first = 0;
     } else if (is_output[v]) {
-      a.kind = AllocationKind::kOutput;
+      a.kind = SpecKind::kOutput;
     }
     if (is_output[v]) a.lifetime.last = end_time;
     if (t.data_buffer_idx > 0) {
-      a.kind = AllocationKind::kMutable;
+      a.kind = SpecKind::kMutableBuffer;
       a.lifetime = {0, end_time};
     }
     a.lifetime = loops.Widen(a.lifetime);
@@ -366,9 +366,9 @@ Result<Plan> PlanFromProgram(const Program& program, size_t method_index,
     if (base == p) continue;
     Allocation& a = plan.allocations[p];
     a.alias_of = plan.allocations[base].id;
-    if (a.kind != AllocationKind::kMutable) {
-      a.kind = aliased_by[p] == AliasRule::kInPlace ? AllocationKind::kInPlace
-                                                    : AllocationKind::kView;
+    if (a.kind != SpecKind::kMutableBuffer) {
+      a.kind = aliased_by[p] == AliasRule::kInPlace ? SpecKind::kInPlace
+                                                    : SpecKind::kView;
     }
   }
   return plan;

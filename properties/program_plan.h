@@ -13,6 +13,11 @@
 // last until N-1. A planned tensor that nothing names is taken as live
 // throughout: the oracle cannot prove it dead.
 //
+// These rules deliberately copy the planner's (planner/lifetimes.h) rather
+// than call them: an oracle that shared the planner's logic would share its
+// bugs. lifetime_rules_agree_test and bounds_alignment_property_test compare
+// the two on the same programs.
+//
 // Aliases come from semantics only (alias_ops.h):
 // - a KernelCall of a view operator or an in-place ATen operator: its
 //   output (the last argument, or that list's items) is an alias of its

@@ -61,12 +61,12 @@ TEST(ProgramPlanTest, LifetimesKindsAndAlignmentFromTheChain) {
   ASSERT_EQ(plan->buffers.size(), 1u);
   EXPECT_EQ(plan->buffers[0].mem_id, 1);
   EXPECT_EQ(plan->buffers[0].size, 192);
-  EXPECT_EQ(Find(*plan, x).kind, AllocationKind::kInput);
+  EXPECT_EQ(Find(*plan, x).kind, SpecKind::kInput);
   EXPECT_EQ(Find(*plan, x).lifetime.first, 0);
   EXPECT_EQ(Find(*plan, x).lifetime.last, 0);
   EXPECT_EQ(Find(*plan, h).lifetime.first, 0);
   EXPECT_EQ(Find(*plan, h).lifetime.last, 2);
-  EXPECT_EQ(Find(*plan, y).kind, AllocationKind::kOutput);
+  EXPECT_EQ(Find(*plan, y).kind, SpecKind::kOutput);
   EXPECT_EQ(Find(*plan, y).lifetime.first, 2);
   EXPECT_EQ(Find(*plan, y).lifetime.last, 3);
   EXPECT_EQ(Find(*plan, y).alignment, 4);  // sizeof(float).
@@ -121,9 +121,9 @@ TEST(ProgramPlanTest, ViewOperatorsAndSamePlaceMovesMakeAliases) {
   ASSERT_TRUE(plan.ok()) << plan.error().ToString();
   EXPECT_FALSE(Find(*plan, base).alias_of.has_value());
   EXPECT_EQ(Find(*plan, view).alias_of, ProgramAllocationId(base));
-  EXPECT_EQ(Find(*plan, view).kind, AllocationKind::kView);
+  EXPECT_EQ(Find(*plan, view).kind, SpecKind::kView);
   EXPECT_EQ(Find(*plan, half).alias_of, ProgramAllocationId(base));
-  EXPECT_EQ(Find(*plan, moved).kind, AllocationKind::kView);
+  EXPECT_EQ(Find(*plan, moved).kind, SpecKind::kView);
   Report report = Check(*plan);
   EXPECT_TRUE(report.ok()) << FormatText(report);
   EXPECT_EQ(report.buffers[0].live_bytes_lower_bound,

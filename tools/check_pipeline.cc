@@ -488,8 +488,7 @@ InputReport CheckGraph(const std::string& name, const planner::Graph& graph,
   properties::PlannerPlanOptions plan_options;
   plan_options.value_ids = true;
   if (!graph.nodes().empty()) {
-    plan_options.end_time =
-        static_cast<properties::TimeValue>(graph.nodes().size()) - 1;
+    plan_options.end_time = static_cast<TimeValue>(graph.nodes().size()) - 1;
   }
   for (const std::string& algorithm : AlgorithmsOf(options)) {
     AlgorithmOutcome outcome;

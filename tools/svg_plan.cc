@@ -64,14 +64,14 @@ std::string DeviceName(const std::optional<Device>& device) {
 }
 
 struct Layout {
-  properties::TimeValue first = 0;  // Leftmost time drawn.
-  properties::TimeValue last = 0;   // Rightmost time drawn.
-  double span = 1;                  // Time steps across the plot.
+  TimeValue first = 0;  // Leftmost time drawn.
+  TimeValue last = 0;   // Rightmost time drawn.
+  double span = 1;      // Time steps across the plot.
 };
 
 Layout TimeLayout(const Plan& plan) {
   bool any = false;
-  properties::TimeValue lo = 0, hi = 0;
+  TimeValue lo = 0, hi = 0;
   for (const Allocation& a : plan.allocations) {
     if (a.lifetime.first > a.lifetime.last) continue;
     lo = any ? std::min(lo, a.lifetime.first) : a.lifetime.first;
@@ -79,7 +79,7 @@ Layout TimeLayout(const Plan& plan) {
     any = true;
   }
   if (plan.end_time) {
-    lo = any ? std::min<properties::TimeValue>(lo, 0) : 0;
+    lo = any ? std::min<TimeValue>(lo, 0) : 0;
     hi = any ? std::max(hi, *plan.end_time) : *plan.end_time;
   }
   Layout layout;
@@ -317,10 +317,10 @@ class SvgWriter {
     }
     if (a.alias_of) extra += " fill-opacity=\"0.4\" stroke-dasharray=\"3,2\"";
     std::string tooltip =
-        a.id + " (" + properties::AllocationKindName(a.kind) + ") · " +
-        std::to_string(a.size) + " B at [" + std::to_string(a.offset) + ", " +
-        EndText(a) + ") · lifetime [" + std::to_string(a.lifetime.first) +
-        ", " + std::to_string(a.lifetime.last) + "] · " + DeviceName(a.device);
+        a.id + " (" + SpecKindName(a.kind) + ") · " + std::to_string(a.size) +
+        " B at [" + std::to_string(a.offset) + ", " + EndText(a) +
+        ") · lifetime [" + std::to_string(a.lifetime.first) + ", " +
+        std::to_string(a.lifetime.last) + "] · " + DeviceName(a.device);
     if (a.alias_of) tooltip += " · alias of " + *a.alias_of;
     if (bad != violators_.end()) {
       tooltip += " · violations:";

@@ -1,13 +1,16 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <cstddef>
 #include <cstdint>
+#include <iterator>
 #include <limits>
 
 #include "runtime/core/checked_math.h"
 #include "runtime/core/device.h"
 #include "runtime/core/error_matchers.h"
 #include "runtime/core/result.h"
+#include "runtime/core/spec_kind.h"
 
 namespace memplan {
 namespace {
@@ -66,6 +69,24 @@ TEST(ResultDeathTest, ReadingTheValueOfAnErrorStopsWithTheError) {
   EXPECT_DEATH(static_cast<void>(bad.value()), "failed Result");
   Result<std::string> text = Error(ErrorCode::kIo, "cannot read x");
   EXPECT_DEATH(static_cast<void>(text->size()), "io: cannot read x");
+}
+
+// The keywords are a file format (graph text, JSON plans, reports): each
+// names exactly one kind, and the order is the enum's.
+TEST(SpecKindTest, KeywordsNameEachKindOnce) {
+  const char* const expected[] = {"plain",   "input", "output",   "constant",
+                                  "mutable", "view",  "in_place", "scratch"};
+  for (size_t i = 0; i < std::size(expected); ++i) {
+    const SpecKind kind = static_cast<SpecKind>(i);
+    EXPECT_STREQ(SpecKindName(kind), expected[i]);
+    EXPECT_EQ(ParseSpecKind(expected[i]), kind) << expected[i];
+  }
+  EXPECT_STREQ(SpecKindName(static_cast<SpecKind>(8)), "unknown");
+  EXPECT_EQ(ParseSpecKind("mutable_buffer"), std::nullopt);
+  EXPECT_EQ(ParseSpecKind("View"), std::nullopt);
+  EXPECT_TRUE(IsAlias(SpecKind::kView));
+  EXPECT_TRUE(IsAlias(SpecKind::kInPlace));
+  EXPECT_FALSE(IsAlias(SpecKind::kMutableBuffer));
 }
 
 TEST(CheckedMathTest, DetectsOverflow) {
