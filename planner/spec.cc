@@ -2,6 +2,8 @@
 
 #include <array>
 
+#include "runtime/core/enum_names.h"
+
 namespace memplan {
 namespace planner {
 namespace {
@@ -12,15 +14,11 @@ constexpr std::array<const char*, 3> kDynamismNames = {
 }  // namespace
 
 const char* DynamismName(Dynamism dynamism) {
-  size_t i = static_cast<size_t>(dynamism);
-  return i < kDynamismNames.size() ? kDynamismNames[i] : "unknown";
+  return EnumName(kDynamismNames, dynamism);
 }
 
 std::optional<Dynamism> ParseDynamism(std::string_view name) {
-  for (size_t i = 0; i < kDynamismNames.size(); ++i) {
-    if (name == kDynamismNames[i]) return static_cast<Dynamism>(i);
-  }
-  return std::nullopt;
+  return ParseEnum<Dynamism>(kDynamismNames, name);
 }
 
 }  // namespace planner

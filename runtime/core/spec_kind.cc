@@ -3,6 +3,8 @@
 #include <array>
 #include <cstddef>
 
+#include "runtime/core/enum_names.h"
+
 namespace memplan {
 namespace {
 
@@ -13,15 +15,11 @@ constexpr std::array<const char*, 8> kSpecKindNames = {
 }  // namespace
 
 const char* SpecKindName(SpecKind kind) {
-  size_t i = static_cast<size_t>(kind);
-  return i < kSpecKindNames.size() ? kSpecKindNames[i] : "unknown";
+  return EnumName(kSpecKindNames, kind);
 }
 
 std::optional<SpecKind> ParseSpecKind(std::string_view name) {
-  for (size_t i = 0; i < kSpecKindNames.size(); ++i) {
-    if (name == kSpecKindNames[i]) return static_cast<SpecKind>(i);
-  }
-  return std::nullopt;
+  return ParseEnum<SpecKind>(kSpecKindNames, name);
 }
 
 }  // namespace memplan
