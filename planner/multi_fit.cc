@@ -156,7 +156,10 @@ class Dives {
   // Heap entries one dive costs, about.
   uint64_t work() const { return sizes_.size() + neighbors_.size() / 2; }
 
-  std::vector<uint64_t> Dive(const std::vector<double>& priority) const {
+  // Empty where an offset would pass 2^64 (ValidatePlanItems' bounds keep
+  // every sum of sizes below that; the dive checks anyway).
+  std::optional<std::vector<uint64_t>> Dive(
+      const std::vector<double>& priority) const {
     const size_t n = sizes_.size();
     // Keys: offset, then the lower place in priority order (ties: index).
     std::vector<uint32_t> order(n);
@@ -185,15 +188,14 @@ class Dives {
         continue;
       }
       placed[i] = 1;
-      const uint64_t end = offset + sizes_[i];
+      uint64_t end = 0;
+      if (!CheckedAdd(offset, sizes_[i], &end)) return std::nullopt;
       for (size_t k = begin_[i]; k < begin_[i + 1]; ++k) {
         const uint32_t j = neighbors_[k];
-        uint64_t raised = end;
-        if (placed[j] || raised <= offsets[j] ||
-            !CheckedAlignUp(end, alignments_[j], &raised) ||
-            raised <= offsets[j]) {
-          continue;
-        }
+        // Offsets are aligned, so an end at or below one stays below it.
+        if (placed[j] || end <= offsets[j]) continue;
+        uint64_t raised = 0;
+        if (!CheckedAlignUp(end, alignments_[j], &raised)) return std::nullopt;
         offsets[j] = raised;
       }
     }
@@ -324,7 +326,9 @@ Result<Placement> MultiFitAlgorithm::Place(const std::vector<PlanItem>& items,
     for (int dive = 0; dive < kMaxDives && work + dives.work() <= kDiveWork &&
                        tries.height() > lower_bound;
          ++dive, work += dives.work()) {
-      std::vector<uint64_t> offsets = dives.Dive(priority);
+      std::optional<std::vector<uint64_t>> dived = dives.Dive(priority);
+      if (!dived) break;
+      std::vector<uint64_t> offsets = std::move(*dived);
       const uint64_t height = PlacementHeight(items, offsets);
       for (size_t i = 0; i < n && height > lower_bound; ++i) {
         const uint64_t end = offsets[i] + items[i].size;
