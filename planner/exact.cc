@@ -40,7 +40,6 @@
 #include <algorithm>
 #include <array>
 #include <chrono>
-#include <functional>
 #include <limits>
 #include <numeric>
 #include <string>
