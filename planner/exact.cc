@@ -27,9 +27,11 @@
 // - stuck items: behind in order with no unplaced neighbour to lift them;
 // - decomposition: once no unplaced item spans a time cut, the two sides
 //   are independent and are solved one after the other.
-// A node costs one pass over its part's unplaced items and their sections
-// (for the section bound and the candidates) plus its item's neighbours and
-// sections; every change is logged and undone, no allocation per node. A
+// A node costs one pass over its part's unplaced items (for the candidates
+// and the highest lowest start), one over its sections, the items of each
+// section whose bytes would not fit above that highest start (only those
+// can fail the section bound), and its item's neighbours and sections;
+// every change is logged and undone, no allocation per node. A
 // decision round-robins preorders with doubling node limits, as MiniMalloc
 // does, so one unlucky order does not sink it: MiniMalloc's three (lifetime,
 // area, busiest section; busiest, area, lifetime; busiest, lifetime, area),
@@ -136,6 +138,23 @@ class Search {
     for (const Item& item : items_) {
       for (uint32_t s = item.lo; s <= item.hi; ++s) {
         initial_total_[s] += item.padded;
+      }
+    }
+    // Each section's items, flattened: covering_[cover_begin_[s], ...[s+1]).
+    cover_begin_.assign(sections_ + 1, 0);
+    for (const Item& item : items_) {
+      for (uint32_t s = item.lo; s <= item.hi; ++s) ++cover_begin_[s + 1];
+    }
+    for (size_t t = 0; t < sections_; ++t) {
+      cover_begin_[t + 1] += cover_begin_[t];
+    }
+    covering_.resize(cover_begin_[sections_]);
+    {
+      std::vector<size_t> fill(cover_begin_.begin(), cover_begin_.end() - 1);
+      for (uint32_t i = 0; i < m; ++i) {
+        for (uint32_t s = items_[i].lo; s <= items_[i].hi; ++s) {
+          covering_[fill[s]++] = i;
+        }
       }
     }
     // Equivalent items: each points at the previous one in index order.
@@ -328,7 +347,7 @@ class Search {
     floor_.assign(sections_, 0);
     top_.assign(sections_, kNone);
     total_ = initial_total_;
-    lowest_start_.assign(sections_, 0);
+    lowest_.assign(m, 0);
     cuts_.assign(sections_, 0);
     for (const Item& item : items_) {
       for (uint32_t s = item.lo; s < item.hi; ++s) ++cuts_[s];
@@ -417,9 +436,7 @@ class Search {
     // candidates (later in canonical order, equivalent predecessor placed).
     uint64_t min_height = std::numeric_limits<uint64_t>::max();
     const size_t base = candidates_.size();
-    for (uint32_t s = part.lo; s <= part.hi; ++s) {
-      lowest_start_[s] = std::numeric_limits<uint64_t>::max();
-    }
+    uint64_t highest = 0;  // The highest lowest start of any unplaced item.
     for (size_t k = part.begin; k < part.end; ++k) {
       const uint32_t j = arena_[k];
       const Item& item = items_[j];
@@ -431,9 +448,8 @@ class Search {
       const uint64_t lowest =
           later ? offset
                 : std::max(offset, AlignUp(last_offset + 1, item.alignment));
-      for (uint32_t s = item.lo; s <= item.hi; ++s) {
-        lowest_start_[s] = std::min(lowest_start_[s], lowest);
-      }
+      lowest_[j] = lowest;
+      highest = std::max(highest, lowest);
       if ((!later && unplaced_neighbors_[j] == 0) ||
           !FitsUnder(lowest, item.size, capacity_)) {
         candidates_.resize(base);
@@ -447,10 +463,21 @@ class Search {
       }
     }
     // Section capacity: the unplaced items of a section stack above the
-    // lowest start any of them can still have.
+    // lowest start any of them can still have. Only a section whose bytes
+    // would not fit above the highest of all the lowest starts can fail, so
+    // only there are its items looked at.
+    const uint64_t from_highest = AlignUp(highest, granule_);
     for (uint32_t s = part.lo; s <= part.hi; ++s) {
-      if (total_[s] > 0 && !FitsUnder(AlignUp(lowest_start_[s], granule_),
-                                      total_[s], padded_capacity_)) {
+      if (total_[s] == 0 ||
+          FitsUnder(from_highest, total_[s], padded_capacity_)) {
+        continue;
+      }
+      uint64_t lowest = std::numeric_limits<uint64_t>::max();
+      for (size_t k = cover_begin_[s]; k < cover_begin_[s + 1]; ++k) {
+        const uint32_t j = covering_[k];
+        if (!placed_[j]) lowest = std::min(lowest, lowest_[j]);
+      }
+      if (!FitsUnder(AlignUp(lowest, granule_), total_[s], padded_capacity_)) {
         candidates_.resize(base);
         return Outcome::kInfeasible;
       }
@@ -557,6 +584,8 @@ class Search {
   std::vector<size_t> begin_;
   std::vector<uint32_t> neighbors_;
   std::vector<uint64_t> initial_total_;  // Padded bytes per section.
+  std::vector<size_t> cover_begin_;
+  std::vector<uint32_t> covering_;  // The items live in each section.
   std::vector<uint32_t> equivalent_before_;
   std::vector<std::vector<uint32_t>> preorders_;
 
@@ -573,13 +602,13 @@ class Search {
   std::vector<uint8_t> placed_;
   std::vector<uint64_t> min_offset_;  // Aligned highest placed neighbour end.
   std::vector<uint32_t> unplaced_neighbors_;
-  std::vector<uint64_t> floor_;  // Highest placed end per section.
-  std::vector<uint32_t> top_;    // The placed item ending there, or kNone.
-  std::vector<uint64_t> total_;  // Unplaced padded bytes per section.
-  std::vector<uint64_t> lowest_start_;  // Per section, at one node.
-  std::vector<uint32_t> cuts_;          // Unplaced items spanning s and s + 1.
-  std::vector<uint32_t> arena_;         // Parts' unplaced items.
-  std::vector<size_t> pos_;             // Each item's place in arena_.
+  std::vector<uint64_t> floor_;   // Highest placed end per section.
+  std::vector<uint32_t> top_;     // The placed item ending there, or kNone.
+  std::vector<uint64_t> total_;   // Unplaced padded bytes per section.
+  std::vector<uint64_t> lowest_;  // Per unplaced item, at one node.
+  std::vector<uint32_t> cuts_;    // Unplaced items spanning s and s + 1.
+  std::vector<uint32_t> arena_;   // Parts' unplaced items.
+  std::vector<size_t> pos_;       // Each item's place in arena_.
   std::vector<uint32_t> candidates_;
   std::vector<std::pair<uint32_t, uint64_t>> offset_log_;
   std::vector<std::pair<uint64_t, uint32_t>> floor_log_;
