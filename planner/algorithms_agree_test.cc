@@ -4,16 +4,22 @@
 #include <algorithm>
 #include <functional>
 #include <map>
+#include <memory>
 #include <random>
 #include <string>
 
+#include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "planner/algorithm.h"
 #include "planner/lower_bound.h"
+#include "runtime/core/error_matchers.h"
 
 namespace memplan {
 namespace planner {
 namespace {
+
+using ::memplan::testing::IsError;
+using ::testing::HasSubstr;
 
 // ExecuTorch-like items (one alignment, sizes padded to it) when `padded`,
 // otherwise mixed alignments and unpadded sizes.
@@ -128,6 +134,20 @@ TEST(AlgorithmsAgreeTest, ExactMatchesBruteForceOnTinyInputs) {
     };
     search(0);
     EXPECT_EQ(exact->height, best);
+  }
+}
+
+TEST(AlgorithmsAgreeTest, EveryAlgorithmRefusesInvalidItems) {
+  for (const std::string& name : AlgorithmNames()) {
+    SCOPED_TRACE(name);
+    const std::unique_ptr<Algorithm> algorithm = MakeAlgorithm(name);
+    ASSERT_NE(algorithm, nullptr);
+    EXPECT_THAT(algorithm->Place({{8, 12, 0, 0}}, {}),
+                IsError(ErrorCode::kInvalidArgument,
+                        HasSubstr("items[0].alignment = 12")));
+    EXPECT_THAT(algorithm->Place({{8, 1, 0, 0}, {8, 1, 3, 2}}, {}),
+                IsError(ErrorCode::kInvalidArgument,
+                        HasSubstr("items[1].first = 3, must be <= last = 2")));
   }
 }
 

@@ -3,15 +3,12 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "planner/lower_bound.h"
-#include "runtime/core/error_matchers.h"
 
 namespace memplan {
 namespace planner {
 namespace {
 
-using ::memplan::testing::IsError;
 using ::testing::ElementsAre;
-using ::testing::HasSubstr;
 
 TEST(BestFitTest, FillsTheLowestGapFreeForTheWholeLifetime) {
   // Largest first: A 100 [0,5] -> 0. B 80 [0,1] -> on A: 100.
@@ -135,15 +132,6 @@ TEST(BestFitTest, PlaceInOrderTakesTheLowestFreeOffsetSmallAndLarge) {
         PlaceInOrder(items, LifetimeAxis(items), order);
     ExpectLowestFree(items, order, offsets);
   }
-}
-
-TEST(BestFitTest, RejectsInvalidItems) {
-  EXPECT_THAT(BestFitAlgorithm().Place({{8, 12, 0, 0}}, {}),
-              IsError(ErrorCode::kInvalidArgument,
-                      HasSubstr("items[0].alignment = 12")));
-  EXPECT_THAT(BestFitAlgorithm().Place({{8, 1, 3, 2}}, {}),
-              IsError(ErrorCode::kInvalidArgument,
-                      HasSubstr("items[0].first = 3, must be <= last = 2")));
 }
 
 }  // namespace

@@ -2,15 +2,12 @@
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "runtime/core/error_matchers.h"
 
 namespace memplan {
 namespace planner {
 namespace {
 
-using ::memplan::testing::IsError;
 using ::testing::ElementsAre;
-using ::testing::HasSubstr;
 
 Placement PlaceOrDie(const GreedyAlgorithm& greedy,
                      const std::vector<PlanItem>& items) {
@@ -78,15 +75,6 @@ TEST(GreedyTest, RoundsObjectStartsAndSizesToEachItemsAlignment) {
       PlaceOrDie(GreedyAlgorithm(), {{10, 1, 0, 0}, {8, 8, 0, 0}});
   EXPECT_THAT(placement.offsets, ElementsAre(0, 16));
   EXPECT_EQ(placement.height, 24u);
-}
-
-TEST(GreedyTest, RejectsInvalidItems) {
-  EXPECT_THAT(GreedyAlgorithm().Place({{8, 6, 0, 0}}, {}),
-              IsError(ErrorCode::kInvalidArgument,
-                      HasSubstr("items[0].alignment = 6")));
-  EXPECT_THAT(GreedyAlgorithm().Place({{8, 1, 2, 1}}, {}),
-              IsError(ErrorCode::kInvalidArgument,
-                      HasSubstr("items[0].first = 2, must be <= last = 1")));
 }
 
 }  // namespace
