@@ -297,7 +297,8 @@ Result<Placement> MultiFitAlgorithm::Place(const std::vector<PlanItem>& items,
   });
   tries.Keep(PlaceInOrder(items, times, by_size));
   // Nothing beats the most bytes live at once.
-  if (n > kMaxSkylineItems || tries.height() == LiveBytesLowerBound(items)) {
+  const uint64_t lower_bound = LiveBytesLowerBound(items);
+  if (n > kMaxSkylineItems || tries.height() == lower_bound) {
     return tries.Take();
   }
 
@@ -318,7 +319,6 @@ Result<Placement> MultiFitAlgorithm::Place(const std::vector<PlanItem>& items,
   // Squeaky-wheel dives (Joslin and Clements, JAIR 1999): each dive's
   // items that end above the lower bound gain priority in proportion to
   // how far above, so the next dive places them before their peers.
-  const uint64_t lower_bound = LiveBytesLowerBound(items);
   const Dives dives(items, kDiveWork / 2);
   if (dives.ok()) {
     std::vector<double> priority(area_rank.begin(), area_rank.end());
