@@ -48,6 +48,7 @@
 #include <tuple>
 
 #include "planner/lower_bound.h"
+#include "planner/overlap_graph.h"
 #include "planner/time_axis.h"
 #include "runtime/core/checked_math.h"
 
@@ -112,28 +113,14 @@ struct Part {
 
 class Search {
  public:
-  Search(const std::vector<Item>& items, size_t sections, uint64_t granule)
-      : items_(items), sections_(sections), granule_(granule) {
+  // `overlaps`: the items' lifetimes that meet, by section.
+  Search(const std::vector<Item>& items, OverlapGraph overlaps, size_t sections,
+         uint64_t granule)
+      : items_(items),
+        sections_(sections),
+        granule_(granule),
+        overlaps_(std::move(overlaps)) {
     const size_t m = items_.size();
-    // Overlap lists, flattened: neighbors_[begin_[i], begin_[i + 1]).
-    std::vector<uint32_t> by_lo(m);
-    std::iota(by_lo.begin(), by_lo.end(), 0);
-    std::sort(by_lo.begin(), by_lo.end(), [&](uint32_t a, uint32_t b) {
-      return items_[a].lo < items_[b].lo;
-    });
-    std::vector<uint32_t> degree(m, 0);
-    ForEachOverlap(by_lo, [&](uint32_t a, uint32_t b) {
-      ++degree[a];
-      ++degree[b];
-    });
-    begin_.assign(m + 1, 0);
-    for (size_t i = 0; i < m; ++i) begin_[i + 1] = begin_[i] + degree[i];
-    neighbors_.resize(begin_[m]);
-    std::vector<size_t> fill(begin_.begin(), begin_.end() - 1);
-    ForEachOverlap(by_lo, [&](uint32_t a, uint32_t b) {
-      neighbors_[fill[a]++] = b;
-      neighbors_[fill[b]++] = a;
-    });
     initial_total_.assign(sections_, 0);
     for (const Item& item : items_) {
       for (uint32_t s = item.lo; s <= item.hi; ++s) {
@@ -177,22 +164,6 @@ class Search {
     }
     MakePreorders();
     solution_.assign(m, 0);
-  }
-
-  static size_t CountOverlaps(const std::vector<Item>& items) {
-    std::vector<uint32_t> by_lo(items.size());
-    std::iota(by_lo.begin(), by_lo.end(), 0);
-    std::sort(by_lo.begin(), by_lo.end(), [&](uint32_t a, uint32_t b) {
-      return items[a].lo < items[b].lo;
-    });
-    size_t pairs = 0;
-    for (size_t k = 0; k < by_lo.size(); ++k) {
-      for (size_t l = k + 1;
-           l < by_lo.size() && items[by_lo[l]].lo <= items[by_lo[k]].hi; ++l) {
-        ++pairs;
-      }
-    }
-    return pairs;
   }
 
   // Whether every section holds exactly `bytes` padded bytes.
@@ -250,17 +221,6 @@ class Search {
 
  private:
   static constexpr uint32_t kNone = std::numeric_limits<uint32_t>::max();
-
-  template <typename F>
-  void ForEachOverlap(const std::vector<uint32_t>& by_lo, F f) const {
-    for (size_t k = 0; k < by_lo.size(); ++k) {
-      for (size_t l = k + 1;
-           l < by_lo.size() && items_[by_lo[l]].lo <= items_[by_lo[k]].hi;
-           ++l) {
-        f(by_lo[k], by_lo[l]);
-      }
-    }
-  }
 
   // Whether a comes before b in `order`, with `busiest` per item; ties in
   // index order, as equivalent_before_ (and so the order pruning) expects:
@@ -342,7 +302,7 @@ class Search {
     min_offset_.assign(m, 0);
     unplaced_neighbors_.resize(m);
     for (size_t i = 0; i < m; ++i) {
-      unplaced_neighbors_[i] = static_cast<uint32_t>(begin_[i + 1] - begin_[i]);
+      unplaced_neighbors_[i] = static_cast<uint32_t>(overlaps_.degree(i));
     }
     floor_.assign(sections_, 0);
     top_.assign(sections_, kNone);
@@ -522,8 +482,8 @@ class Search {
     pos_[b] = last;
 
     const size_t offset_mark = offset_log_.size();
-    for (size_t k = begin_[b]; k < begin_[b + 1]; ++k) {
-      const uint32_t j = neighbors_[k];
+    for (size_t k = overlaps_.begin(b); k < overlaps_.end(b); ++k) {
+      const uint32_t j = overlaps_.neighbors()[k];
       if (placed_[j]) continue;
       --unplaced_neighbors_[j];
       const uint64_t raised = AlignUp(end, items_[j].alignment);
@@ -570,8 +530,9 @@ class Search {
       min_offset_[offset_log_[k - 1].first] = offset_log_[k - 1].second;
     }
     offset_log_.resize(offset_mark);
-    for (size_t k = begin_[b]; k < begin_[b + 1]; ++k) {
-      if (!placed_[neighbors_[k]]) ++unplaced_neighbors_[neighbors_[k]];
+    for (size_t k = overlaps_.begin(b); k < overlaps_.end(b); ++k) {
+      const uint32_t j = overlaps_.neighbors()[k];
+      if (!placed_[j]) ++unplaced_neighbors_[j];
     }
     placed_[b] = 0;
     return outcome;
@@ -581,8 +542,7 @@ class Search {
   const std::vector<Item> items_;
   const size_t sections_;
   const uint64_t granule_;  // The smallest alignment: every offset's unit.
-  std::vector<size_t> begin_;
-  std::vector<uint32_t> neighbors_;
+  const OverlapGraph overlaps_;
   std::vector<uint64_t> initial_total_;  // Padded bytes per section.
   std::vector<size_t> cover_begin_;
   std::vector<uint32_t> covering_;  // The items live in each section.
@@ -1053,12 +1013,14 @@ Result<Placement> ExactAlgorithm::Place(const std::vector<PlanItem>& items,
     best.proven_optimal = true;
     return best;
   }
-  if (search_items.size() > kMaxSearchItems ||
-      Search::CountOverlaps(search_items) > kMaxSearchOverlaps) {
-    return best;
-  }
+  if (search_items.size() > kMaxSearchItems) return best;
+  std::optional<OverlapGraph> overlaps = OverlapGraph::Build(
+      search_items.size(), [&](size_t i) { return search_items[i].lo; },
+      [&](size_t i) { return search_items[i].hi; },
+      [](size_t) { return false; }, kMaxSearchOverlaps);
+  if (!overlaps) return best;
   if (granule == std::numeric_limits<uint64_t>::max()) granule = 1;
-  Search search(search_items, times.size(), granule);
+  Search search(search_items, std::move(*overlaps), times.size(), granule);
   Sweep sweep(search_items, times.size());
   const uint64_t padded = search.max_section_bytes();
   if (padded >= granule)

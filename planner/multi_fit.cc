@@ -8,6 +8,7 @@
 
 #include "planner/best_fit.h"
 #include "planner/lower_bound.h"
+#include "planner/overlap_graph.h"
 #include "planner/skyline.h"
 #include "planner/time_axis.h"
 #include "runtime/core/checked_math.h"
@@ -116,45 +117,19 @@ class Dives {
  public:
   // Empty (ok() false) where more than `max_pairs` lifetimes overlap.
   Dives(const std::vector<PlanItem>& items, uint64_t max_pairs)
-      : begin_(items.size() + 1, 0) {
-    const size_t n = items.size();
+      : overlaps_(OverlapGraph::Build(
+            items.size(), [&](size_t i) { return items[i].first; },
+            [&](size_t i) { return items[i].last; },
+            [&](size_t i) { return items[i].size == 0; }, max_pairs)) {
     for (const PlanItem& item : items) {
       sizes_.push_back(item.size);
       alignments_.push_back(item.alignment);
     }
-    std::vector<uint32_t> by_first;
-    for (uint32_t i = 0; i < n; ++i) {
-      if (items[i].size > 0) by_first.push_back(i);
-    }
-    std::sort(by_first.begin(), by_first.end(), [&](uint32_t a, uint32_t b) {
-      return items[a].first < items[b].first;
-    });
-    std::vector<std::pair<uint32_t, uint32_t>> pairs;
-    for (size_t k = 0; k < by_first.size(); ++k) {
-      const int64_t last = items[by_first[k]].last;
-      for (size_t l = k + 1;
-           l < by_first.size() && items[by_first[l]].first <= last; ++l) {
-        if (pairs.size() == max_pairs) return;
-        pairs.push_back({by_first[k], by_first[l]});
-      }
-    }
-    for (const auto& [a, b] : pairs) {
-      ++begin_[a + 1];
-      ++begin_[b + 1];
-    }
-    for (size_t i = 0; i < n; ++i) begin_[i + 1] += begin_[i];
-    neighbors_.resize(begin_[n]);
-    std::vector<size_t> fill(begin_.begin(), begin_.end() - 1);
-    for (const auto& [a, b] : pairs) {
-      neighbors_[fill[a]++] = b;
-      neighbors_[fill[b]++] = a;
-    }
-    ok_ = true;
   }
 
-  bool ok() const { return ok_; }
+  bool ok() const { return overlaps_.has_value(); }
   // Heap entries one dive costs, about.
-  uint64_t work() const { return sizes_.size() + neighbors_.size() / 2; }
+  uint64_t work() const { return sizes_.size() + overlaps_->pairs(); }
 
   // Empty where an offset would pass 2^64 (ValidatePlanItems' bounds keep
   // every sum of sizes below that; the dive checks anyway).
@@ -190,8 +165,8 @@ class Dives {
       placed[i] = 1;
       uint64_t end = 0;
       if (!CheckedAdd(offset, sizes_[i], &end)) return std::nullopt;
-      for (size_t k = begin_[i]; k < begin_[i + 1]; ++k) {
-        const uint32_t j = neighbors_[k];
+      for (size_t k = overlaps_->begin(i); k < overlaps_->end(i); ++k) {
+        const uint32_t j = overlaps_->neighbors()[k];
         // Offsets are aligned, so an end at or below one stays below it.
         if (placed[j] || end <= offsets[j]) continue;
         uint64_t raised = 0;
@@ -203,11 +178,9 @@ class Dives {
   }
 
  private:
+  std::optional<OverlapGraph> overlaps_;
   std::vector<uint64_t> sizes_;
   std::vector<uint64_t> alignments_;
-  std::vector<size_t> begin_;  // neighbors_[begin_[i], begin_[i + 1]).
-  std::vector<uint32_t> neighbors_;
-  bool ok_ = false;
 };
 
 class Tries {
