@@ -1,5 +1,6 @@
 #include "properties/json.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cstring>
 #include <iterator>
@@ -65,11 +66,47 @@ std::string FieldName(std::string_view where, std::string_view member) {
 // place; larger ones get a hash set, so a key costs O(1) either way.
 constexpr size_t kLinearKeyLimit = 16;
 
+// Children runs share blocks of this many values; a longer run gets a block
+// of its own, so a block wastes at most a quarter of itself.
+constexpr size_t kBlockValues = 16384;
+
 }  // namespace
 
-// Builds JsonValues from nlohmann's SAX events. Positions are byte offsets
-// read off the shared cursor; line:column is counted forward from the last
-// one, so the whole document costs one memchr pass for them.
+struct JsonStorage {
+  std::vector<std::unique_ptr<JsonValue[]>> blocks;
+  JsonValue* shared = nullptr;  // The block short runs share, if any.
+  size_t shared_used = 0;
+  std::string text;
+
+  // Room for `n` contiguous values that never move.
+  JsonValue* Place(size_t n) {
+    if (n == 0) return nullptr;
+    if (n > kBlockValues / 4)
+      return blocks.emplace_back(new JsonValue[n]).get();
+    if (shared == nullptr || shared_used + n > kBlockValues) {
+      shared = blocks.emplace_back(new JsonValue[kBlockValues]).get();
+      shared_used = 0;
+    }
+    JsonValue* run = shared + shared_used;
+    shared_used += n;
+    return run;
+  }
+};
+
+JsonDocument::JsonDocument(const JsonValue& root,
+                           std::unique_ptr<JsonStorage> storage)
+    : JsonValue(root), owned_(std::move(storage)) {}
+JsonDocument::JsonDocument(JsonDocument&&) noexcept = default;
+JsonDocument& JsonDocument::operator=(JsonDocument&&) noexcept = default;
+JsonDocument::~JsonDocument() = default;
+
+// Builds the flat tree from nlohmann's SAX events. Positions are byte
+// offsets read off the shared cursor; line:column is counted forward from
+// the last one, so the whole document costs one memchr pass for them.
+//
+// The children of each open container gather in a scratch list of their
+// own (one per depth, reused); when the container closes they move into
+// storage as one contiguous run, so a container is (first, count).
 class JsonReader {
  public:
   using number_integer_t = nlohmann::json::number_integer_t;
@@ -79,9 +116,22 @@ class JsonReader {
   using binary_t = nlohmann::json::binary_t;
 
   explicit JsonReader(std::string_view text)
-      : text_(text), cursor_(text.data()), end_(text.data() + text.size()) {}
+      : text_(text),
+        cursor_(text.data()),
+        end_(text.data() + text.size()),
+        storage_(std::make_unique<JsonStorage>()) {
+    // Keys, strings and literals are never longer than their source text,
+    // so the text buffer never moves (Keep checks).
+    storage_->text.reserve(text.size());
+  }
 
-  Result<JsonValue> Document() {
+  Result<JsonDocument> Document() {
+    if (text_.size() > kMaxJsonBytes) {
+      return ParseError(1, 1,
+                        "text of " + std::to_string(text_.size()) +
+                            " bytes is over the " +
+                            std::to_string(kMaxJsonBytes) + "-byte limit");
+    }
     // nlohmann skips a UTF-8 byte order mark; RFC 8259 readers may refuse it
     // and the hand-written reader did.
     if (text_.substr(0, 3) == "\xEF\xBB\xBF") {
@@ -92,23 +142,24 @@ class JsonReader {
     bool ok = nlohmann::json::sax_parse(CursorIterator(cursor_, &cursor_),
                                         CursorIterator(end_, &cursor_), this);
     if (!ok) return error_;
-    return std::move(root_);
+    return JsonDocument(root_, std::move(storage_));
   }
 
   // SAX interface (nlohmann::json_sax).
-  bool null() { return Next(Literal(4), JsonValue::Type::kNull) != nullptr; }
+  bool null() {
+    Next(Literal(4), JsonValue::Type::kNull);
+    return true;
+  }
   bool boolean(bool value) {
-    JsonValue* out = Next(Literal(value ? 4 : 5), JsonValue::Type::kBool);
-    out->bool_ = value;
+    Next(Literal(value ? 4 : 5), JsonValue::Type::kBool).bool_ = value;
     return true;
   }
   bool number_integer(number_integer_t) { return Number(); }
   bool number_unsigned(number_unsigned_t) { return Number(); }
   bool number_float(number_float_t, const string_t&) { return Number(); }
   bool string(string_t& value) {
-    JsonValue* out = Next(StringStart(), JsonValue::Type::kString);
-    out->text_ = std::move(value);
-    return true;
+    JsonValue& out = Next(StringStart(), JsonValue::Type::kString);
+    return Keep(value, &out.text_, &out.size_);
   }
   bool binary(binary_t&) { return false; }  // Never sent for JSON text.
   bool start_object(std::size_t) {
@@ -116,40 +167,34 @@ class JsonReader {
   }
   bool key(string_t& name) {
     Open& open = stack_.back();
-    auto& members = open.value->members_;
+    std::vector<JsonValue>& members = children_[stack_.size() - 1];
     bool duplicate;
     if (open.keys) {
       duplicate = !open.keys->insert(name).second;
     } else {
       duplicate = false;
-      for (const auto& member : members) {
-        duplicate = duplicate || member.first == name;
+      for (const JsonValue& member : members) {
+        duplicate = duplicate || member.key() == name;
       }
       if (!duplicate && members.size() == kLinearKeyLimit) {
         open.keys = std::make_unique<std::unordered_set<std::string>>();
-        for (const auto& member : members) open.keys->insert(member.first);
+        for (const JsonValue& member : members) {
+          open.keys->emplace(member.key());
+        }
         open.keys->insert(name);
       }
     }
     if (duplicate) {
       return Fail(StringStart(), "duplicate member \"" + name + "\"");
     }
-    // Plan objects have about eight members: one allocation, not four.
-    if (members.empty()) members.reserve(8);
-    members.emplace_back(std::move(name), JsonValue());
-    return true;
+    JsonValue& member = members.emplace_back();
+    return Keep(name, &member.key_, &member.key_size_);
   }
-  bool end_object() {
-    stack_.pop_back();
-    return true;
-  }
+  bool end_object() { return EndContainer(); }
   bool start_array(std::size_t) {
     return StartContainer(JsonValue::Type::kArray);
   }
-  bool end_array() {
-    stack_.pop_back();
-    return true;
-  }
+  bool end_array() { return EndContainer(); }
   bool parse_error(std::size_t position, const std::string&,
                    const nlohmann::json::exception& ex) {
     // `position` counts the bytes read, the offending one included.
@@ -175,7 +220,6 @@ class JsonReader {
 
  private:
   struct Open {
-    JsonValue* value;
     // Set once an object outgrows the linear duplicate search.
     std::unique_ptr<std::unordered_set<std::string>> keys;
   };
@@ -201,6 +245,21 @@ class JsonReader {
     return 0;
   }
 
+  // Appends `text` to the storage's text, which must not move: values
+  // point into it. No text is longer than its source, so it fits.
+  bool Keep(std::string_view text, const char** at, uint32_t* size) {
+    std::string& kept = storage_->text;
+    if (text.size() > kept.capacity() - kept.size()) {
+      error_ =
+          Error(ErrorCode::kInternal, "json: decoded text outgrew its source");
+      return false;
+    }
+    *at = kept.data() + kept.size();
+    *size = static_cast<uint32_t>(text.size());
+    kept.append(text);
+    return true;
+  }
+
   bool Number() {
     // The lexer has read one byte past the number unless it hit the end.
     size_t end = Offset();
@@ -209,26 +268,33 @@ class JsonReader {
     while (start > 0 && IsNumberChar(text_[start - 1])) --start;
     end = start;
     while (end < text_.size() && IsNumberChar(text_[end])) ++end;
-    JsonValue* out = Next(start, JsonValue::Type::kNumber);
-    out->text_.assign(text_.data() + start, end - start);
-    return true;
+    JsonValue& out = Next(start, JsonValue::Type::kNumber);
+    return Keep(text_.substr(start, end - start), &out.text_, &out.size_);
   }
 
   // The value about to be filled: the root, the next array item, or the
   // member whose key was just read.
-  JsonValue* Next(size_t offset, JsonValue::Type type) {
+  JsonValue& Next(size_t offset, JsonValue::Type type) {
     JsonValue* out;
     if (stack_.empty()) {
       root_done_ = true;
       out = &root_;
-    } else if (stack_.back().value->type_ == JsonValue::Type::kArray) {
-      out = &stack_.back().value->items_.emplace_back();
     } else {
-      out = &stack_.back().value->members_.back().second;
+      std::vector<JsonValue>& siblings = children_[stack_.size() - 1];
+      out = Container().type_ == JsonValue::Type::kArray
+                ? &siblings.emplace_back()
+                : &siblings.back();
     }
     out->type_ = type;
     Locate(offset, &out->line_, &out->column_);
-    return out;
+    return *out;
+  }
+
+  // The innermost open container (it is the last of its own siblings while
+  // it is open, since nothing follows it there until it closes).
+  JsonValue& Container() {
+    size_t depth = stack_.size() - 1;
+    return depth == 0 ? root_ : children_[depth - 1].back();
   }
 
   bool StartContainer(JsonValue::Type type) {
@@ -237,7 +303,22 @@ class JsonReader {
       return Fail(offset,
                   "nesting deeper than " + std::to_string(kMaxJsonDepth));
     }
-    stack_.push_back({Next(offset, type), nullptr});
+    Next(offset, type);
+    stack_.emplace_back();
+    if (children_.size() < stack_.size()) children_.emplace_back();
+    return true;
+  }
+
+  bool EndContainer() {
+    std::vector<JsonValue>& children = children_[stack_.size() - 1];
+    JsonValue& container = Container();
+    JsonValue* run = storage_->Place(children.size());
+    std::copy(children.begin(), children.end(), run);
+    container.children_ = run;
+    // Fewer values than bytes, and the text is under 4 GiB.
+    container.size_ = static_cast<uint32_t>(children.size());
+    children.clear();
+    stack_.pop_back();
     return true;
   }
 
@@ -264,9 +345,12 @@ class JsonReader {
   std::string_view text_;
   const char* cursor_;
   const char* end_;
+  std::unique_ptr<JsonStorage> storage_;
   JsonValue root_;
   bool root_done_ = false;
   std::vector<Open> stack_;
+  // children_[d]: the children read so far of the open container at depth d.
+  std::vector<std::vector<JsonValue>> children_;
   Error error_ = Error::Ok();
   // Line counting: bytes before scanned_ are counted; line_start_ is the
   // offset of the current line's first byte.
@@ -280,8 +364,8 @@ std::string JsonValue::Where() const {
 }
 
 const JsonValue* JsonValue::Find(std::string_view key) const {
-  for (const auto& [name, value] : members_) {
-    if (name == key) return &value;
+  for (const JsonValue& member : members()) {
+    if (member.key() == key) return &member;
   }
   return nullptr;
 }
@@ -292,11 +376,12 @@ Result<int64_t> JsonValue::AsInt64(std::string_view field) const {
 
 Result<int64_t> JsonValue::AsInt64(std::string_view where,
                                    std::string_view member) const {
+  std::string_view literal = text();
   int64_t value = 0;
   auto [end, ec] =
-      std::from_chars(text_.data(), text_.data() + text_.size(), value);
+      std::from_chars(literal.data(), literal.data() + literal.size(), value);
   if (type_ != Type::kNumber || ec != std::errc() ||
-      end != text_.data() + text_.size()) {
+      end != literal.data() + literal.size()) {
     return Error(ErrorCode::kInvalidArgument,
                  "json " + Where() + ": " + FieldName(where, member) +
                      " must be an integer in [-2^63, 2^63)");
@@ -305,11 +390,12 @@ Result<int64_t> JsonValue::AsInt64(std::string_view where,
 }
 
 Result<uint64_t> JsonValue::AsUint64(std::string_view field) const {
+  std::string_view literal = text();
   uint64_t value = 0;
   auto [end, ec] =
-      std::from_chars(text_.data(), text_.data() + text_.size(), value);
+      std::from_chars(literal.data(), literal.data() + literal.size(), value);
   if (type_ != Type::kNumber || ec != std::errc() ||
-      end != text_.data() + text_.size()) {
+      end != literal.data() + literal.size()) {
     return Error(ErrorCode::kInvalidArgument,
                  "json " + Where() + ": " + std::string(field) +
                      " must be an integer in [0, 2^64)");
@@ -328,10 +414,10 @@ Result<std::string> JsonValue::AsString(std::string_view where,
                                                   FieldName(where, member) +
                                                   " must be a string");
   }
-  return text_;
+  return std::string(text());
 }
 
-Result<JsonValue> ParseJson(std::string_view text) {
+Result<JsonDocument> ParseJson(std::string_view text) {
   return JsonReader(text).Document();
 }
 

@@ -20,11 +20,13 @@ Error CheckMembers(const JsonValue& object, const std::string& where,
   if (object.type() != JsonValue::Type::kObject) {
     return JsonError(object, where + " must be an object");
   }
-  for (const auto& [key, value] : object.members()) {
+  for (const JsonValue& member : object.members()) {
     bool found = false;
-    for (std::string_view k : known) found = found || key == k;
-    if (!found)
-      return JsonError(value, where + " has unknown member \"" + key + "\"");
+    for (std::string_view k : known) found = found || member.key() == k;
+    if (!found) {
+      return JsonError(member, where + " has unknown member \"" +
+                                   std::string(member.key()) + "\"");
+    }
   }
   return Error::Ok();
 }
@@ -44,7 +46,7 @@ Result<Device> ReadDevice(const JsonValue& value, const std::string& field) {
   if (value.type() == JsonValue::Type::kString) {
     std::optional<Device> device = ParseDevice(value.text());
     if (!device) {
-      return JsonError(value, field + " = \"" + value.text() +
+      return JsonError(value, field + " = \"" + std::string(value.text()) +
                                   "\", expected \"cpu\" or \"cuda:N\"");
     }
     return *device;
@@ -146,7 +148,7 @@ nlohmann::ordered_json DeviceJson(Device device) {
 }  // namespace
 
 Result<Plan> PlanFromJson(std::string_view text) {
-  Result<JsonValue> root = ParseJson(text);
+  Result<JsonDocument> root = ParseJson(text);
   if (!root.ok()) return root.error();
   MEMPLAN_RETURN_IF_ERROR(CheckMembers(
       *root, "plan", {"format", "end_time", "buffers", "allocations"}));
@@ -169,14 +171,14 @@ Result<Plan> PlanFromJson(std::string_view text) {
       return JsonError(**value, std::string(list) + " must be an array");
     }
   }
-  const auto& buffers = root->Find("buffers")->items();
+  JsonValue::Children buffers = root->Find("buffers")->items();
   for (size_t i = 0; i < buffers.size(); ++i) {
     Result<Buffer> buffer =
         ReadBuffer(buffers[i], "buffers[" + std::to_string(i) + "]");
     if (!buffer.ok()) return buffer.error();
     plan.buffers.push_back(*buffer);
   }
-  const auto& allocations = root->Find("allocations")->items();
+  JsonValue::Children allocations = root->Find("allocations")->items();
   plan.allocations.reserve(allocations.size());
   // alias_of and every report name allocations by id: two with one id make
   // the plan ambiguous, so it is refused rather than judged.

@@ -12,7 +12,7 @@ using ::memplan::testing::IsError;
 using ::testing::HasSubstr;
 
 TEST(JsonTest, ParsesNestedValues) {
-  Result<JsonValue> v = ParseJson(
+  Result<JsonDocument> v = ParseJson(
       R"({"a": [1, -2, 3.5e2], "b": {"c": "x\n\u00e9\ud83d\ude00"}, "d": null, "e": true})");
   ASSERT_TRUE(v.ok()) << v.error().ToString();
   ASSERT_EQ(v->Find("a")->items().size(), 3u);
@@ -29,7 +29,7 @@ TEST(JsonTest, ParsesNestedValues) {
 }
 
 TEST(JsonTest, IntegerRangesAreChecked) {
-  Result<JsonValue> v =
+  Result<JsonDocument> v =
       ParseJson("[9223372036854775808, 18446744073709551615]");
   ASSERT_TRUE(v.ok());
   EXPECT_THAT(v->items()[0].AsInt64("x"),
@@ -74,7 +74,7 @@ TEST(JsonTest, ErrorsNameLineAndColumn) {
            Case{"\xEF\xBB\xBF{}", "json 1:1: unexpected byte order mark"},
            Case{"[1e400]", "json 1:6: number overflow parsing '1e400'"},
        }) {
-    Result<JsonValue> v = ParseJson(c.text);
+    Result<JsonDocument> v = ParseJson(c.text);
     EXPECT_THAT(v, IsError(ErrorCode::kInvalidArgument, HasSubstr(c.message)))
         << c.text;
   }
@@ -84,11 +84,11 @@ TEST(JsonTest, DuplicateMembersAreFoundInLargeObjects) {
   // Past 16 members the duplicate search switches to a hash set.
   std::string text = "{";
   for (int i = 0; i < 40; ++i) text += "\"k" + std::to_string(i) + "\": 0, ";
-  Result<JsonValue> ok = ParseJson(text + "\"last\": 1}");
+  Result<JsonDocument> ok = ParseJson(text + "\"last\": 1}");
   ASSERT_TRUE(ok.ok()) << ok.error().ToString();
   EXPECT_EQ(ok->members().size(), 41u);
   for (const char* key : {"k3", "k20", "k39"}) {
-    Result<JsonValue> v = ParseJson(text + "\"" + key + "\": 1}");
+    Result<JsonDocument> v = ParseJson(text + "\"" + key + "\": 1}");
     EXPECT_THAT(v, IsError(ErrorCode::kInvalidArgument,
                            HasSubstr(std::string("json 1:") +
                                      std::to_string(text.size() + 1) +
@@ -98,7 +98,7 @@ TEST(JsonTest, DuplicateMembersAreFoundInLargeObjects) {
 }
 
 TEST(JsonTest, ValuesKnowTheirLineAndColumn) {
-  Result<JsonValue> v =
+  Result<JsonDocument> v =
       ParseJson("{\n  \"a\": [\"x\\\"\", -12],\n  \"b\": true\n}");
   ASSERT_TRUE(v.ok()) << v.error().ToString();
   EXPECT_EQ(v->Where(), "1:1");
@@ -111,16 +111,40 @@ TEST(JsonTest, ValuesKnowTheirLineAndColumn) {
 
 TEST(JsonTest, DeepNestingIsRefusedNotRecursed) {
   std::string deep(100000, '[');
-  Result<JsonValue> v = ParseJson(deep);
+  Result<JsonDocument> v = ParseJson(deep);
   EXPECT_THAT(v, IsError(ErrorCode::kInvalidArgument,
                          HasSubstr("nesting deeper than 64")));
   std::string ok = std::string(64, '[') + std::string(64, ']');
   EXPECT_TRUE(ParseJson(ok).ok());
 }
 
+TEST(JsonTest, ValuesOutliveMovesOfTheirDocument) {
+  // Nested containers close in an order unlike the one they open in; each
+  // keeps its own children, in file order, after the document moves.
+  Result<JsonDocument> read = ParseJson(
+      R"({"a": [[1, 2], {"k": [3]}, "s"], "b": {"x": 4, "y": [[], {}]}})");
+  ASSERT_TRUE(read.ok()) << read.error().ToString();
+  JsonDocument doc = std::move(*read);
+  const JsonValue* a = doc.Find("a");
+  JsonDocument moved = std::move(doc);
+  ASSERT_EQ(a->items().size(), 3u);
+  EXPECT_EQ(a->items()[0].items()[1].text(), "2");
+  EXPECT_EQ(a->items()[1].Find("k")->items()[0].text(), "3");
+  EXPECT_EQ(a->items()[2].text(), "s");
+  EXPECT_TRUE(a->items()[1].items().empty());  // An object has no items.
+  std::vector<std::string_view> keys;
+  for (const JsonValue& member : moved.Find("b")->members()) {
+    keys.push_back(member.key());
+  }
+  EXPECT_THAT(keys, ::testing::ElementsAre("x", "y"));
+  EXPECT_EQ(moved.Find("b")->Find("y")->items()[1].type(),
+            JsonValue::Type::kObject);
+  EXPECT_EQ(moved.members()[1].key(), "b");
+}
+
 TEST(JsonTest, QuoteRoundTrips) {
   std::string text = "a\"b\\c\n\x01";
-  Result<JsonValue> v = ParseJson(JsonQuote(text));
+  Result<JsonDocument> v = ParseJson(JsonQuote(text));
   ASSERT_TRUE(v.ok());
   EXPECT_EQ(v->text(), text);
 }

@@ -49,14 +49,14 @@ struct Key {
 }  // namespace
 
 bool IsMemoryTrace(std::string_view text) {
-  Result<JsonValue> root = ParseJson(text);
+  Result<JsonDocument> root = ParseJson(text);
   return root.ok() && root->type() == JsonValue::Type::kObject &&
          root->Find("traceEvents") != nullptr;
 }
 
 Result<Plan> PlanFromMemoryTrace(std::string_view text,
                                  const MemoryTraceOptions& options) {
-  Result<JsonValue> root = ParseJson(text);
+  Result<JsonDocument> root = ParseJson(text);
   if (!root.ok()) return TraceError(root.error());
   if (root->type() != JsonValue::Type::kObject) {
     return TraceError(*root, "the trace must be an object");
@@ -85,7 +85,7 @@ Result<Plan> PlanFromMemoryTrace(std::string_view text,
     if (name == nullptr || name->type() != JsonValue::Type::kString) {
       return TraceError(event, where + ".name must be a string");
     }
-    Key key{name->text(), 0, 0, 0};
+    Key key{std::string(name->text()), 0, 0, 0};
     Result<int64_t> pid = ReadInt(event, where, "pid");
     if (!pid.ok()) return pid.error();
     Result<int64_t> ts = ReadInt(event, where, "ts");
