@@ -59,53 +59,54 @@ std::vector<uint64_t> Ranks(const std::vector<size_t>& order) {
   return rank;
 }
 
-// A monotone priority queue (radix heap): every key pushed is at least the
-// last one popped, as offsets in a dive are. A key lands in the bucket of
-// its highest bit that differs from the last key popped; the lowest
-// nonempty bucket is redistributed when bucket 0 (keys equal to it) runs
-// dry, so each entry moves O(key bits) times at most and usually once.
+// A monotone priority queue (radix heap) of keys: every key pushed is at
+// least the last one popped, as (offset, place) keys in a dive are. A key
+// lands in the bucket of its highest bit that differs from the last key
+// popped; the lowest nonempty bucket is redistributed when bucket 0 (keys
+// equal to it) runs dry, so each key moves O(key bits) times at most and
+// usually once. Buckets keep their memory across Clear().
+template <typename Key>
 class RadixHeap {
  public:
-  using Key = unsigned __int128;
-
   bool empty() const { return size_ == 0; }
-  void Push(Key key, uint32_t value) {
-    buckets_[Bucket(key)].push_back({key, value});
+  void Clear() {
+    for (std::vector<Key>& bucket : buckets_) bucket.clear();
+    last_ = 0;
+    size_ = 0;
+  }
+  void Push(Key key) {
+    buckets_[Bucket(key)].push_back(key);
     ++size_;
   }
-  // The least key's value (and the key in *key).
-  uint32_t Pop(Key* key) {
+  Key Pop() {
     if (buckets_[0].empty()) {
       size_t b = 1;
       while (buckets_[b].empty()) ++b;
-      std::vector<Entry>& from = buckets_[b];
-      last_ = std::min_element(from.begin(), from.end())->first;
-      for (const Entry& entry : from) {
-        buckets_[Bucket(entry.first)].push_back(entry);
-      }
+      std::vector<Key>& from = buckets_[b];
+      last_ = *std::min_element(from.begin(), from.end());
+      for (Key key : from) buckets_[Bucket(key)].push_back(key);
       from.clear();
     }
-    const Entry entry = buckets_[0].back();
+    const Key key = buckets_[0].back();
     buckets_[0].pop_back();
     --size_;
-    *key = entry.first;
-    return entry.second;
+    return key;
   }
 
  private:
-  using Entry = std::pair<Key, uint32_t>;
-  static constexpr size_t kBits = 128;
+  static constexpr size_t kBits = 8 * sizeof(Key);
 
   size_t Bucket(Key key) const {
     const Key x = key ^ last_;
-    const uint64_t high = static_cast<uint64_t>(x >> 64);
+    if constexpr (kBits > 64) {
+      const uint64_t high = static_cast<uint64_t>(x >> 64);
+      if (high != 0) return kBits - static_cast<size_t>(__builtin_clzll(high));
+    }
     const uint64_t low = static_cast<uint64_t>(x);
-    if (high != 0) return kBits - static_cast<size_t>(__builtin_clzll(high));
-    if (low != 0) return 64 - static_cast<size_t>(__builtin_clzll(low));
-    return 0;
+    return low == 0 ? 0 : 64 - static_cast<size_t>(__builtin_clzll(low));
   }
 
-  std::array<std::vector<Entry>, kBits + 1> buckets_;
+  std::array<std::vector<Key>, kBits + 1> buckets_;
   Key last_ = 0;
   size_t size_ = 0;
 };
@@ -121,10 +122,21 @@ class Dives {
             items.size(), [&](size_t i) { return items[i].first; },
             [&](size_t i) { return items[i].last; },
             [&](size_t i) { return items[i].size == 0; }, max_pairs)) {
+    // Every offset a dive gives is a sum of sizes aligned up, so a multiple
+    // of `unit_`, and at most the sum of every size and alignment. Where
+    // that is under 2^32 units, keys (offset in units, place) fit 64 bits.
+    uint64_t total = 0;
+    bool small = true;
     for (const PlanItem& item : items) {
       sizes_.push_back(item.size);
       alignments_.push_back(item.alignment);
+      unit_ = std::gcd(unit_, item.size);
+      if (item.alignment > 1) unit_ = std::gcd(unit_, item.alignment);
+      small = small && CheckedAdd(total, item.size, &total) &&
+              CheckedAdd(total, item.alignment, &total);
     }
+    if (unit_ == 0) unit_ = 1;
+    narrow_ = small && total / unit_ < (uint64_t{1} << 32);
   }
 
   bool ok() const { return overlaps_.has_value(); }
@@ -134,9 +146,18 @@ class Dives {
   // Empty where an offset would pass 2^64 (ValidatePlanItems' bounds keep
   // every sum of sizes below that; the dive checks anyway).
   std::optional<std::vector<uint64_t>> Dive(
-      const std::vector<double>& priority) const {
+      const std::vector<double>& priority) {
+    return narrow_ ? DiveWith(priority, &narrow_heap_)
+                   : DiveWith(priority, &wide_heap_);
+  }
+
+ private:
+  template <typename Key>
+  std::optional<std::vector<uint64_t>> DiveWith(
+      const std::vector<double>& priority, RadixHeap<Key>* queue) {
     const size_t n = sizes_.size();
-    // Keys: offset, then the lower place in priority order (ties: index).
+    // Keys: offset (in units where narrow), then the place in priority
+    // order (ties: index), which names the item.
     std::vector<uint32_t> order(n);
     std::iota(order.begin(), order.end(), 0);
     std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
@@ -144,22 +165,24 @@ class Dives {
     });
     std::vector<uint32_t> place(n);
     for (uint32_t k = 0; k < n; ++k) place[order[k]] = k;
+    const uint64_t scale = narrow_ ? unit_ : 1;
     auto key = [&](uint64_t offset, uint32_t i) {
-      return (static_cast<RadixHeap::Key>(offset) << 32) | place[i];
+      return static_cast<Key>(static_cast<Key>(offset / scale) << 32) |
+             place[i];
     };
     std::vector<uint64_t> offsets(n, 0);
     std::vector<uint8_t> placed(n, 0);
-    RadixHeap queue;
+    queue->Clear();
     for (uint32_t i = 0; i < n; ++i) {
-      if (sizes_[i] > 0) queue.Push(key(0, i), i);
+      if (sizes_[i] > 0) queue->Push(key(0, i));
     }
-    while (!queue.empty()) {
-      RadixHeap::Key popped;
-      const uint32_t i = queue.Pop(&popped);
-      const uint64_t offset = static_cast<uint64_t>(popped >> 32);
+    while (!queue->empty()) {
+      const Key popped = queue->Pop();
+      const uint32_t i = order[static_cast<uint32_t>(popped)];
+      const uint64_t offset = static_cast<uint64_t>(popped >> 32) * scale;
       if (placed[i]) continue;
       if (offset != offsets[i]) {  // Raised since: queued again.
-        queue.Push(key(offsets[i], i), i);
+        queue->Push(key(offsets[i], i));
         continue;
       }
       placed[i] = 1;
@@ -177,10 +200,13 @@ class Dives {
     return offsets;
   }
 
- private:
   std::optional<OverlapGraph> overlaps_;
   std::vector<uint64_t> sizes_;
   std::vector<uint64_t> alignments_;
+  uint64_t unit_ = 0;
+  bool narrow_ = false;
+  RadixHeap<uint64_t> narrow_heap_;
+  RadixHeap<unsigned __int128> wide_heap_;
 };
 
 class Tries {
@@ -292,7 +318,7 @@ Result<Placement> MultiFitAlgorithm::Place(const std::vector<PlanItem>& items,
   // Squeaky-wheel dives (Joslin and Clements, JAIR 1999): each dive's
   // items that end above the lower bound gain priority in proportion to
   // how far above, so the next dive places them before their peers.
-  const Dives dives(items, kDiveWork / 2);
+  Dives dives(items, kDiveWork / 2);
   if (dives.ok()) {
     std::vector<double> priority(area_rank.begin(), area_rank.end());
     uint64_t work = 0;

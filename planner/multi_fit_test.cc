@@ -87,6 +87,25 @@ TEST(MultiFitTest, NeverAboveBestFitAndAlwaysValid) {
   }
 }
 
+TEST(MultiFitTest, ValidWhereOffsetsNeedWideKeys) {
+  // Sizes scaled by 2^34 and one byte-sized item: offsets in units of the
+  // gcd (1) pass 2^32, so the dives key their queue by 128 bits.
+  for (uint32_t seed = 1; seed <= 10; ++seed) {
+    std::vector<PlanItem> items = RandomItems(seed, 60);
+    for (PlanItem& item : items) {
+      item.size <<= 34;
+      item.alignment <<= 34;
+    }
+    items.push_back({1, 1, 0, 100});
+    Result<Placement> placement = MultiFitAlgorithm().Place(items, {});
+    ASSERT_TRUE(placement.ok()) << placement.error().ToString();
+    ExpectValid(items, *placement);
+    Result<Placement> best_fit = BestFitAlgorithm().Place(items, {});
+    ASSERT_TRUE(best_fit.ok());
+    EXPECT_LE(placement->height, best_fit->height) << "seed " << seed;
+  }
+}
+
 TEST(MultiFitTest, IsDeterministic) {
   const std::vector<PlanItem> items = RandomItems(7, 200);
   Result<Placement> a = MultiFitAlgorithm().Place(items, {});
