@@ -69,6 +69,19 @@ AliasOps::AliasOps(std::vector<std::string> extra) {
   }
 }
 
+bool OverwritesSelf(std::string_view name) {
+  // PyTorch's native_functions.yaml: these set self from other arguments
+  // or a distribution alone.
+  static constexpr std::string_view kOverwriting[] = {
+      "aten::copy_",      "aten::fill_",        "aten::zero_",
+      "aten::normal_",    "aten::uniform_",     "aten::random_",
+      "aten::bernoulli_", "aten::exponential_", "aten::geometric_",
+      "aten::cauchy_",    "aten::log_normal_"};
+  name = WithoutOverload(name);
+  return std::find(std::begin(kOverwriting), std::end(kOverwriting), name) !=
+         std::end(kOverwriting);
+}
+
 AliasRule AliasOps::RuleOf(std::string_view name) const {
   name = WithoutOverload(name);
   for (const AliasOp& op : KnownViewOps()) {

@@ -27,6 +27,11 @@ struct AliasOp {
 // and PyTorch's view operators. In-place ops are matched by name instead.
 const std::vector<AliasOp>& KnownViewOps();
 
+// In-place ATen ops that write every byte of self without reading it
+// (copy_, fill_, zero_ and the random fills): the rest read self, so an
+// in-place op that first names a tensor reads what was there before.
+bool OverwritesSelf(std::string_view name);
+
 class AliasOps {
  public:
   // The known table plus `extra`: a backend's own view operators, named

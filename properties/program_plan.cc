@@ -170,12 +170,21 @@ Result<Plan> PlanFromProgram(const Program& program, size_t method_index,
   const AliasOps alias_ops(options.alias_ops);
   std::vector<std::string> operator_labels;
   std::vector<AliasRule> operator_rules;
+  // aten::copy_, the write-back ExecuTorch adds for a mutated buffer, and
+  // the in-place ops that read self (most; see OverwritesSelf).
+  std::vector<bool> operator_copies, operator_reads_self;
   if (const auto* operators = method.operators()) {
     for (const fb::Operator* op : *operators) {
       operator_labels.push_back(OperatorLabel(op));
-      operator_rules.push_back(op != nullptr && op->name() != nullptr
+      const bool named = op != nullptr && op->name() != nullptr;
+      operator_rules.push_back(named
                                    ? alias_ops.RuleOf(op->name()->string_view())
                                    : AliasRule::kNone);
+      operator_copies.push_back(named &&
+                                op->name()->string_view() == "aten::copy_");
+      operator_reads_self.push_back(operator_rules.back() ==
+                                        AliasRule::kInPlace &&
+                                    !OverwritesSelf(op->name()->string_view()));
     }
   }
 
@@ -207,6 +216,18 @@ Result<Plan> PlanFromProgram(const Program& program, size_t method_index,
 
   NamedValues named(method);
   std::vector<int64_t> names;
+  // Where each value's bytes are first accessed: the first naming by an
+  // instruction other than a view op (a view only says what aliases what),
+  // whether that is certainly a write (the out argument of a kernel call,
+  // the last one or its list's items, or the self of copy_, fill_ and the
+  // like; not the self of an in-place op that reads it), and whether it is
+  // the self of an in-place op that reads it.
+  std::vector<TimeValue> first_access(num_values, INT64_MAX);
+  std::vector<uint8_t> first_written(num_values, 0);
+  std::vector<uint8_t> first_read_in_place(num_values, 0);
+  // The last instruction at which each value is the self of aten::copy_.
+  std::vector<TimeValue> copied_into_at(num_values, -1);
+  std::vector<int64_t> outs;
   std::vector<std::pair<TimeValue, TimeValue>> loop_spans;
   TimeValue time = 0;
   if (const auto* chains = method.chains()) {
@@ -222,26 +243,51 @@ Result<Plan> PlanFromProgram(const Program& program, size_t method_index,
         plan.instruction_kind_of.push_back(
             InstructionKind(instruction, operator_labels.size()));
         named.Collect(instruction, &names);
+        const fb::KernelCall* call = instruction.instr_args_as_KernelCall();
+        const AliasRule rule =
+            call != nullptr
+                ? operator_rules[static_cast<size_t>(call->op_index())]
+                : AliasRule::kNone;
+        const flatbuffers::Vector<int32_t>* args =
+            call != nullptr ? call->args() : nullptr;
+        // The first tensor argument: a view's or in-place op's base.
+        int64_t base = -1;
+        if (args != nullptr) {
+          for (int32_t arg : *args) {
+            if (is_tensor(arg)) {
+              base = arg;
+              break;
+            }
+          }
+        }
+        const int64_t self = rule == AliasRule::kInPlace ? base : -1;
+        const bool reads_self =
+            self >= 0 &&
+            operator_reads_self[static_cast<size_t>(call->op_index())];
+        outs.clear();
+        if (args != nullptr && args->size() > 0) {
+          named.Add(args->Get(args->size() - 1), &outs);
+        }
         for (int64_t v : names) {
+          if (first_access[v] == INT64_MAX && rule != AliasRule::kView) {
+            first_access[v] = time;
+            first_read_in_place[v] = v == self && reads_self;
+            first_written[v] = v == self ? !reads_self
+                                         : std::find(outs.begin(), outs.end(),
+                                                     v) != outs.end();
+          }
           first[v] = std::min(first[v], time);
           last[v] = std::max(last[v], time);
         }
+        if (self >= 0 &&
+            operator_copies[static_cast<size_t>(call->op_index())]) {
+          copied_into_at[self] = time;
+        }
         switch (instruction.instr_args_type()) {
           case fb::InstructionArguments::KernelCall: {
-            const auto* call = instruction.instr_args_as_KernelCall();
-            const AliasRule rule =
-                operator_rules[static_cast<size_t>(call->op_index())];
-            const auto* args = call->args();
             if (rule == AliasRule::kNone || args == nullptr ||
                 args->size() < 2) {
               break;
-            }
-            int64_t base = -1;
-            for (int32_t arg : *args) {
-              if (is_tensor(arg)) {
-                base = arg;
-                break;
-              }
             }
             const int64_t out = args->Get(args->size() - 1);
             if (base < 0 || out == base) break;
@@ -361,6 +407,55 @@ Result<Plan> PlanFromProgram(const Program& program, size_t method_index,
     auto [it, inserted] = base_of_group.emplace(storage.Find(p), p);
     if (!inserted && rank(p) < rank(it->second)) it->second = p;
   }
+  // State without initial data, as ExecuTorch emits a mutated buffer by
+  // default: a storage group that no method input or output is in, and
+  // - whose first naming is as the self of an in-place op that reads it (an
+  //   update made in place, as reinplacing leaves index_put_ on a KV
+  //   cache): what it reads an earlier execution left; or
+  // - whose last instruction copies into it (aten::copy_, the write-back
+  //   insert_write_back_for_buffers_pass adds) and whose first naming is
+  //   not certainly a write: what the copy leaves only a later execution
+  //   can read, and what the first read sees an earlier one left.
+  // Its base lives for the whole program. An in-place update that is the
+  // last write but not the first naming is not taken as state: in the file
+  // it cannot be told from a dead write.
+  // group_first: the group's first access (INT64_MAX: only views name it).
+  std::unordered_map<size_t, TimeValue> group_first, group_last;
+  std::unordered_map<size_t, bool> group_io;
+  for (size_t p = 0; p < tensors.size(); ++p) {
+    const uint32_t v = tensors[p].value_index;
+    const size_t g = storage.Find(p);
+    group_io[g] = group_io[g] || is_input[v] || is_output[v];
+    if (last[v] < 0) continue;
+    auto [f, f_new] = group_first.emplace(g, first_access[v]);
+    if (!f_new) f->second = std::min(f->second, first_access[v]);
+    auto [l, l_new] = group_last.emplace(g, last[v]);
+    if (!l_new) l->second = std::max(l->second, last[v]);
+  }
+  std::unordered_map<size_t, bool> writes_last, may_read_first,
+      reads_earlier_run;
+  for (size_t p = 0; p < tensors.size(); ++p) {
+    const uint32_t v = tensors[p].value_index;
+    const size_t g = storage.Find(p);
+    if (last[v] < 0) continue;
+    writes_last[g] = writes_last[g] || copied_into_at[v] == group_last.at(g);
+    may_read_first[g] =
+        may_read_first[g] ||
+        (first_access[v] == group_first.at(g) && !first_written[v]);
+    reads_earlier_run[g] =
+        reads_earlier_run[g] ||
+        (first_access[v] == group_first.at(g) && first_read_in_place[v]);
+  }
+  for (const auto& [g, base] : base_of_group) {
+    if (group_io[g] ||
+        !(reads_earlier_run[g] || (writes_last[g] && may_read_first[g]))) {
+      continue;
+    }
+    Allocation& a = plan.allocations[base];
+    a.kind = SpecKind::kMutableBuffer;
+    a.lifetime = {0, end_time};
+  }
+
   for (size_t p = 0; p < tensors.size(); ++p) {
     size_t base = base_of_group[storage.Find(p)];
     if (base == p) continue;

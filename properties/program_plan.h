@@ -9,9 +9,17 @@
 // DelegateCall args, MoveCall from/to, FreeCall, JumpFalseCall's condition;
 // TensorList and OptionalTensorList items expanded), widened over every
 // loop it is live across (control_flow.h). Method inputs start at 0,
-// method outputs and mutable state (planned tensors with initial data)
-// last until N-1. A planned tensor that nothing names is taken as live
-// throughout: the oracle cannot prove it dead.
+// method outputs last until N-1, and mutable state lives over [0, N-1].
+// State is what the file shows to outlive a run, in a storage group with
+// no method input or output: a planned tensor with initial data
+// (data_buffer_idx > 0); one whose bytes are first accessed (views aside)
+// as the self of an in-place op that reads it (index_put_ on a KV cache:
+// it reads what the last run left); one last written by aten::copy_ (the
+// write-back ExecuTorch adds for a mutated buffer) after a first access
+// that is not certainly a write. A buffer only ever read, or updated in
+// place only after this run wrote it, is not state in the file. A planned
+// tensor that nothing names is taken as live throughout: the oracle
+// cannot prove it dead.
 //
 // These rules deliberately copy the planner's (planner/lifetimes.h) rather
 // than call them: an oracle that shared the planner's logic would share its

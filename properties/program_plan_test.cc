@@ -317,6 +317,131 @@ TEST(ProgramPlanTest, ALoopCarriedValueLivesThroughTheWholeLoop) {
 }
 
 // Plan faults the loader refuses get their code from the oracle.
+// A buffer ExecuTorch mutates: read (by `reads`, instruction 2) and written
+// back at the end by aten::copy_ (instruction 3), no initial data. `tmp`
+// lives over [0,1] on the state's bytes.
+struct StateProgram {
+  ProgramBuilder b;
+  int32_t x, tmp, y, state, fresh;
+};
+StateProgram MakeStateProgram(bool reads_first) {
+  StateProgram p;
+  ProgramBuilder& b = p.b;
+  uint32_t cpu = b.AddBuffer(256);
+  p.x = b.AddPlannedTensor(kFloat, {4, 4}, cpu, 0);
+  p.tmp = b.AddPlannedTensor(kFloat, {4, 4}, cpu, 64);
+  p.y = b.AddPlannedTensor(kFloat, {4, 4}, cpu, 128);
+  p.state = b.AddPlannedTensor(kFloat, {4, 4}, cpu, 64);  // tmp's bytes.
+  p.fresh = b.AddPlannedTensor(kFloat, {4, 4}, cpu, 192);
+  int32_t relu = b.AddOperator("aten::relu");
+  int32_t add = b.AddOperator("aten::add");
+  int32_t copy = b.AddOperator("aten::copy_", "default");
+  b.AddKernelCall(relu, {p.x, p.tmp});      // 0
+  b.AddKernelCall(add, {p.tmp, p.x, p.y});  // 1: tmp's last use.
+  if (reads_first) {
+    b.AddKernelCall(add, {p.state, p.x, p.fresh});  // 2: state is read.
+  } else {
+    b.AddKernelCall(relu, {p.x, p.state});  // 2: state is written first.
+  }
+  b.AddKernelCall(copy, {p.state, p.fresh, p.state});  // 3: write-back.
+  b.SetInputs({p.x});
+  b.SetOutputs({p.y});
+  return p;
+}
+
+TEST(ProgramPlanTest, StateWrittenBackByCopyLivesForTheWholeProgram) {
+  StateProgram p = MakeStateProgram(/*reads_first=*/true);
+  std::vector<uint8_t> bytes;
+  Result<Plan> plan = PlanOf(p.b, &bytes);
+  ASSERT_TRUE(plan.ok()) << plan.error().ToString();
+  const Allocation& state = Find(*plan, p.state);
+  EXPECT_EQ(state.kind, SpecKind::kMutableBuffer);
+  EXPECT_EQ(state.lifetime.first, 0);
+  EXPECT_EQ(state.lifetime.last, 3);
+  // tmp on the state's bytes before its first read clobbers what the last
+  // execution left there.
+  Report report = Check(*plan);
+  EXPECT_EQ(report.count(ViolationCode::kOverlap), 1u) << FormatText(report);
+  EXPECT_THAT(FormatText(report), HasSubstr("v1 [0,1] bytes [64,128)"));
+}
+
+TEST(ProgramPlanTest, StateUpdatedInPlaceWhereFirstAccessedIsState) {
+  // index_put_ on the cache, then reads of it: no copy_, as reinplacing
+  // leaves a KV cache update. The update reads what the last run left.
+  StateProgram p = MakeStateProgram(/*reads_first=*/true);
+  fb::KernelCallT& update =
+      *p.b.method().chains[0]->instructions[2]->instr_args.AsKernelCall();
+  update.op_index = p.b.AddOperator("aten::index_put_", "default");
+  update.args = {p.state, p.x, p.fresh, p.state};
+  fb::KernelCallT& read =
+      *p.b.method().chains[0]->instructions[3]->instr_args.AsKernelCall();
+  read.op_index = 1;  // aten::add.out
+  read.args = {p.state, p.x, p.fresh};
+  std::vector<uint8_t> bytes;
+  Result<Plan> plan = PlanOf(p.b, &bytes);
+  ASSERT_TRUE(plan.ok()) << plan.error().ToString();
+  EXPECT_EQ(Find(*plan, p.state).kind, SpecKind::kMutableBuffer);
+  EXPECT_EQ(Find(*plan, p.state).lifetime.first, 0);
+  EXPECT_EQ(Check(*plan).count(ViolationCode::kOverlap), 1u);
+}
+
+TEST(ProgramPlanTest, ACopyIntoWhatThisRunWroteOrReadsAgainIsNoState) {
+  // Written before any read: the last run's value is never seen.
+  {
+    StateProgram p = MakeStateProgram(/*reads_first=*/false);
+    std::vector<uint8_t> bytes;
+    Result<Plan> plan = PlanOf(p.b, &bytes);
+    ASSERT_TRUE(plan.ok()) << plan.error().ToString();
+    EXPECT_EQ(Find(*plan, p.state).kind, SpecKind::kPlain);
+    EXPECT_EQ(Find(*plan, p.state).lifetime.first, 2);
+    EXPECT_TRUE(Check(*plan).ok()) << FormatText(Check(*plan));
+  }
+  // Read after the copy: the copy feeds this run.
+  {
+    StateProgram p = MakeStateProgram(/*reads_first=*/true);
+    p.b.AddKernelCall(p.b.AddOperator("aten::neg"), {p.state, p.y});  // 4
+    std::vector<uint8_t> bytes;
+    Result<Plan> plan = PlanOf(p.b, &bytes);
+    ASSERT_TRUE(plan.ok()) << plan.error().ToString();
+    EXPECT_EQ(Find(*plan, p.state).kind, SpecKind::kPlain);
+    EXPECT_EQ(Find(*plan, p.state).lifetime.first, 2);
+  }
+  // An output, or an input, is the caller's, not state.
+  for (bool as_output : {true, false}) {
+    StateProgram p = MakeStateProgram(/*reads_first=*/true);
+    if (as_output) {
+      p.b.SetOutputs({p.y, p.state});
+    } else {
+      p.b.SetInputs({p.x, p.state});
+    }
+    std::vector<uint8_t> bytes;
+    Result<Plan> plan = PlanOf(p.b, &bytes);
+    ASSERT_TRUE(plan.ok()) << plan.error().ToString();
+    EXPECT_NE(Find(*plan, p.state).kind, SpecKind::kMutableBuffer);
+  }
+  // Filled in place where first accessed: fill_ reads nothing of self.
+  {
+    StateProgram p = MakeStateProgram(/*reads_first=*/false);
+    fb::KernelCallT& first =
+        *p.b.method().chains[0]->instructions[2]->instr_args.AsKernelCall();
+    first.op_index = p.b.AddOperator("aten::fill_", "Scalar");
+    first.args = {p.state, p.b.AddInt(0), p.state};
+    std::vector<uint8_t> bytes;
+    Result<Plan> plan = PlanOf(p.b, &bytes);
+    ASSERT_TRUE(plan.ok()) << plan.error().ToString();
+    EXPECT_EQ(Find(*plan, p.state).kind, SpecKind::kPlain);
+  }
+  // An in-place update left as the last write is not told from a dead one.
+  {
+    StateProgram p = MakeStateProgram(/*reads_first=*/true);
+    p.b.method().operators[2]->name = "aten::index_put_";
+    std::vector<uint8_t> bytes;
+    Result<Plan> plan = PlanOf(p.b, &bytes);
+    ASSERT_TRUE(plan.ok()) << plan.error().ToString();
+    EXPECT_EQ(Find(*plan, p.state).kind, SpecKind::kPlain);
+  }
+}
+
 TEST(ProgramPlanTest, PlanFaultsAreJudgedNotUnreadable) {
   struct Fault {
     const char* name;
