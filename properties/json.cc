@@ -72,6 +72,9 @@ constexpr size_t kBlockValues = 16384;
 
 }  // namespace
 
+static_assert(sizeof(void*) != 8 || sizeof(JsonValue) == 40,
+              "json.h promises 40-byte values");
+
 struct JsonStorage {
   std::vector<std::unique_ptr<JsonValue[]>> blocks;
   JsonValue* shared = nullptr;  // The block short runs share, if any.
@@ -106,7 +109,7 @@ JsonDocument::~JsonDocument() = default;
 //
 // The children of each open container gather in a scratch list of their
 // own (one per depth, reused); when the container closes they move into
-// storage as one contiguous run, so a container is (first, count).
+// storage as one contiguous run, so a container is (pointer, count).
 class JsonReader {
  public:
   using number_integer_t = nlohmann::json::number_integer_t;

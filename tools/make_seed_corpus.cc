@@ -583,8 +583,8 @@ int main(int argc, char** argv) {
         {"random_" + std::to_string(i) + ".bin", PseudoRandom(i, 32 + 48 * i)});
   }
   size_t written = 0;
-  for (const char* target :
-       {"program_parser_fuzzer", "program_loader_fuzzer"}) {
+  for (const char* target : {"program_parser_fuzzer", "program_loader_fuzzer",
+                             "program_oracle_fuzzer"}) {
     for (const Seed& seed : programs) {
       if (!WriteSeed(root / target, seed)) return 1;
       ++written;
@@ -609,7 +609,8 @@ int main(int argc, char** argv) {
     // allocates little (the parser never allocates buffers).
     for (const auto& [target, max_dim] :
          {std::pair<const char*, int64_t>{"program_parser_fuzzer", INT64_MAX},
-          {"program_loader_fuzzer", 4}}) {
+          {"program_loader_fuzzer", 4},
+          {"program_oracle_fuzzer", INT64_MAX}}) {
       memplan::Result<std::vector<uint8_t>> bytes =
           EmitGraph(ShrinkGraph(*graph, max_dim));
       if (!bytes.ok()) {
