@@ -52,7 +52,9 @@ TEST_P(HardProblemsTest, ConstructionIsAValidPlanAtTheOptimum) {
       if (GetParam() == HardFamily::kUnreachable) {
         EXPECT_FALSE(problem.optimum_known);
         // A single buffer has no column left to shrink below its own top.
-        if (buffers > 2) EXPECT_LT(problem.lower_bound, problem.optimum);
+        if (buffers > 2) {
+          EXPECT_LT(problem.lower_bound, problem.optimum);
+        }
       } else {
         EXPECT_TRUE(problem.optimum_known);
         EXPECT_EQ(problem.lower_bound, problem.optimum);

@@ -88,7 +88,9 @@ TEST(AlgorithmsAgreeTest, PlansAreValidAndOrdered) {
       ExpectValid(items, *plan, name);
       plans[name] = *plan;
     }
-    if (padded) EXPECT_LE(plans["greedy"].height, plans["naive"].height);
+    if (padded) {
+      EXPECT_LE(plans["greedy"].height, plans["naive"].height);
+    }
     EXPECT_LE(plans["exact"].height, plans["best_fit"].height);
     EXPECT_LE(plans["exact"].height, plans["greedy"].height);
   }

@@ -183,7 +183,9 @@ TEST(CheckPipelineTest, AMiniMallocProblemsAlignmentIsHonoured) {
     ASSERT_TRUE(outcome.total_bytes) << outcome.name;
     // c at 0 and a above it: 5 bytes; a at 0 pushes c to 8.
     EXPECT_GE(*outcome.total_bytes, 5u) << outcome.name;
-    if (outcome.name == "exact") EXPECT_EQ(*outcome.total_bytes, 5u);
+    if (outcome.name == "exact") {
+      EXPECT_EQ(*outcome.total_bytes, 5u);
+    }
   }
 }
 
