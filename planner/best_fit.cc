@@ -126,28 +126,27 @@ class OccupancyTree {
   std::deque<ByteRanges> storage_;
 };
 
-// The same placement for small partitions: each item's conflicts are found
-// by looking at every item placed before it, sorted by offset, and passed
-// in one sweep. O(n^2) time checks, but no sets to build (multi_fit places
-// a small partition a dozen times). The lowest free aligned offset is
-// unique, so both give the same offsets.
-std::vector<uint64_t> PlaceInOrderByScan(const std::vector<PlanItem>& items,
-                                         const std::vector<size_t>& order) {
+// The same placement, each item's conflicts gathered by `for_each_earlier`
+// (which calls back with every item placed before it that it overlaps in
+// time), sorted by offset and passed in one sweep. The lowest free aligned
+// offset is unique, so every way of finding the conflicts gives the same
+// offsets.
+template <typename ForEachEarlier>
+std::vector<uint64_t> PlaceBySweep(const std::vector<PlanItem>& items,
+                                   const std::vector<size_t>& order,
+                                   ForEachEarlier for_each_earlier) {
   std::vector<uint64_t> offsets(items.size(), 0);
   struct Range {
     uint64_t start, end;
   };
-  std::vector<size_t> placed;
   std::vector<Range> conflicts;
   for (size_t i : order) {
     const PlanItem& item = items[i];
     if (item.size == 0) continue;  // Occupies no byte: offset 0 is valid.
     conflicts.clear();
-    for (size_t j : placed) {
-      if (items[j].first <= item.last && item.first <= items[j].last) {
-        conflicts.push_back({offsets[j], offsets[j] + items[j].size});
-      }
-    }
+    for_each_earlier(i, [&](size_t j) {
+      conflicts.push_back({offsets[j], offsets[j] + items[j].size});
+    });
     std::sort(conflicts.begin(), conflicts.end(),
               [](const Range& a, const Range& b) { return a.start < b.start; });
     // Offsets stay below sum(size + alignment - 1), as ValidatePlanItems
@@ -159,9 +158,24 @@ std::vector<uint64_t> PlaceInOrderByScan(const std::vector<PlanItem>& items,
       if (c.end > offset) CheckedAlignUp(c.end, item.alignment, &offset);
     }
     offsets[i] = offset;
-    placed.push_back(i);
   }
   return offsets;
+}
+
+// For small partitions: every item placed before is looked at. O(n^2) time
+// checks, but no sets to build (multi_fit places a partition a dozen times).
+std::vector<uint64_t> PlaceInOrderByScan(const std::vector<PlanItem>& items,
+                                         const std::vector<size_t>& order) {
+  std::vector<size_t> placed;
+  return PlaceBySweep(items, order, [&](size_t i, auto conflict) {
+    const PlanItem& item = items[i];
+    for (size_t j : placed) {
+      if (items[j].first <= item.last && item.first <= items[j].last) {
+        conflict(j);
+      }
+    }
+    placed.push_back(i);
+  });
 }
 
 }  // namespace
@@ -195,6 +209,19 @@ std::vector<uint64_t> PlaceInOrder(const std::vector<PlanItem>& items,
     tree.Insert(lo, hi, offset, offset + item.size);
   }
   return offsets;
+}
+
+std::vector<uint64_t> PlaceInOrder(const std::vector<PlanItem>& items,
+                                   const OverlapGraph& overlaps,
+                                   const std::vector<size_t>& order) {
+  std::vector<uint8_t> placed(items.size(), 0);
+  return PlaceBySweep(items, order, [&](size_t i, auto conflict) {
+    for (size_t k = overlaps.begin(i); k < overlaps.end(i); ++k) {
+      const uint32_t j = overlaps.neighbors()[k];
+      if (placed[j]) conflict(j);
+    }
+    placed[i] = 1;
+  });
 }
 
 TimeAxis LifetimeAxis(const std::vector<PlanItem>& items) {

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "planner/algorithm.h"
+#include "planner/overlap_graph.h"
 #include "planner/time_axis.h"
 
 namespace memplan {
@@ -22,6 +23,11 @@ namespace planner {
 constexpr size_t kMaxScanItems = 1024;
 std::vector<uint64_t> PlaceInOrder(const std::vector<PlanItem>& items,
                                    const TimeAxis& times,
+                                   const std::vector<size_t>& order);
+// The same offsets, each item's conflicts read off `overlaps` (built over
+// these items, empty ones without edges): O(its neighbours) per item.
+std::vector<uint64_t> PlaceInOrder(const std::vector<PlanItem>& items,
+                                   const OverlapGraph& overlaps,
                                    const std::vector<size_t>& order);
 
 // The compressed axis of the items' lifetime endpoints.

@@ -131,6 +131,13 @@ TEST(BestFitTest, PlaceInOrderTakesTheLowestFreeOffsetSmallAndLarge) {
     const std::vector<uint64_t> offsets =
         PlaceInOrder(items, LifetimeAxis(items), order);
     ExpectLowestFree(items, order, offsets);
+    // Conflicts read off the overlap graph: the same unique offsets.
+    std::optional<OverlapGraph> overlaps = OverlapGraph::Build(
+        n, [&](size_t i) { return items[i].first; },
+        [&](size_t i) { return items[i].last; },
+        [&](size_t i) { return items[i].size == 0; }, UINT64_MAX);
+    ASSERT_TRUE(overlaps.has_value());
+    EXPECT_EQ(PlaceInOrder(items, *overlaps, order), offsets) << n;
   }
 }
 

@@ -116,12 +116,8 @@ class RadixHeap {
 // canonical search's first dive does, with no capacity.
 class Dives {
  public:
-  // Empty (ok() false) where more than `max_pairs` lifetimes overlap.
-  Dives(const std::vector<PlanItem>& items, uint64_t max_pairs)
-      : overlaps_(OverlapGraph::Build(
-            items.size(), [&](size_t i) { return items[i].first; },
-            [&](size_t i) { return items[i].last; },
-            [&](size_t i) { return items[i].size == 0; }, max_pairs)) {
+  Dives(const std::vector<PlanItem>& items, const OverlapGraph& overlaps)
+      : overlaps_(overlaps) {
     // Every offset a dive gives is a sum of sizes aligned up, so a multiple
     // of `unit_`, and at most the sum of every size and alignment. Where
     // that is under 2^32 units, keys (offset in units, place) fit 64 bits.
@@ -139,9 +135,8 @@ class Dives {
     narrow_ = small && total / unit_ < (uint64_t{1} << 32);
   }
 
-  bool ok() const { return overlaps_.has_value(); }
   // Heap entries one dive costs, about.
-  uint64_t work() const { return sizes_.size() + overlaps_->pairs(); }
+  uint64_t work() const { return sizes_.size() + overlaps_.pairs(); }
 
   // Empty where an offset would pass 2^64 (ValidatePlanItems' bounds keep
   // every sum of sizes below that; the dive checks anyway).
@@ -188,8 +183,8 @@ class Dives {
       placed[i] = 1;
       uint64_t end = 0;
       if (!CheckedAdd(offset, sizes_[i], &end)) return std::nullopt;
-      for (size_t k = overlaps_->begin(i); k < overlaps_->end(i); ++k) {
-        const uint32_t j = overlaps_->neighbors()[k];
+      for (size_t k = overlaps_.begin(i); k < overlaps_.end(i); ++k) {
+        const uint32_t j = overlaps_.neighbors()[k];
         // Offsets are aligned, so an end at or below one stays below it.
         if (placed[j] || end <= offsets[j]) continue;
         uint64_t raised = 0;
@@ -200,7 +195,7 @@ class Dives {
     return offsets;
   }
 
-  std::optional<OverlapGraph> overlaps_;
+  const OverlapGraph& overlaps_;
   std::vector<uint64_t> sizes_;
   std::vector<uint64_t> alignments_;
   uint64_t unit_ = 0;
@@ -214,6 +209,16 @@ class Tries {
   Tries(const std::vector<PlanItem>& items, const TimeAxis& times)
       : items_(items), times_(times) {}
 
+  // Compaction reads conflicts off the overlap graph from now on.
+  void UseOverlaps(const OverlapGraph* overlaps) { overlaps_ = overlaps; }
+
+  // Best fit in `order`, over the graph where there is one.
+  std::vector<uint64_t> PlaceInOrder(const std::vector<size_t>& order) const {
+    return overlaps_ != nullptr
+               ? planner::PlaceInOrder(items_, *overlaps_, order)
+               : planner::PlaceInOrder(items_, times_, order);
+  }
+
   // Re-places every item lowest first in order of `offsets`: each one's old
   // offset stays free of the items re-placed before it, so none rises.
   std::vector<uint64_t> Compact(const std::vector<uint64_t>& offsets) const {
@@ -222,7 +227,7 @@ class Tries {
     std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
       return offsets[a] < offsets[b];
     });
-    return PlaceInOrder(items_, times_, order);
+    return PlaceInOrder(order);
   }
 
   void Keep(std::vector<uint64_t> offsets) {
@@ -270,6 +275,7 @@ class Tries {
  private:
   const std::vector<PlanItem>& items_;
   const TimeAxis& times_;
+  const OverlapGraph* overlaps_ = nullptr;
   Placement best_;
   std::vector<std::pair<uint64_t, std::vector<uint64_t>>> held_;
 };
@@ -294,7 +300,18 @@ Result<Placement> MultiFitAlgorithm::Place(const std::vector<PlanItem>& items,
     }
     return a < b;
   });
-  tries.Keep(PlaceInOrder(items, times, by_size));
+  // The pairs of lifetimes that meet, for best fit's placements and the
+  // dives; none past 4096 items or where more than half the dives' work
+  // would be pairs (best fit then finds conflicts by itself).
+  std::optional<OverlapGraph> overlaps;
+  if (n <= kMaxSkylineItems) {
+    overlaps = OverlapGraph::Build(
+        n, [&](size_t i) { return items[i].first; },
+        [&](size_t i) { return items[i].last; },
+        [&](size_t i) { return items[i].size == 0; }, kDiveWork / 2);
+  }
+  if (overlaps) tries.UseOverlaps(&*overlaps);
+  tries.Keep(tries.PlaceInOrder(by_size));
   // Nothing beats the most bytes live at once.
   const uint64_t lower_bound = LiveBytesLowerBound(items);
   if (n > kMaxSkylineItems || tries.height() == lower_bound) {
@@ -318,8 +335,8 @@ Result<Placement> MultiFitAlgorithm::Place(const std::vector<PlanItem>& items,
   // Squeaky-wheel dives (Joslin and Clements, JAIR 1999): each dive's
   // items that end above the lower bound gain priority in proportion to
   // how far above, so the next dive places them before their peers.
-  Dives dives(items, kDiveWork / 2);
-  if (dives.ok()) {
+  if (overlaps) {
+    Dives dives(items, *overlaps);
     std::vector<double> priority(area_rank.begin(), area_rank.end());
     uint64_t work = 0;
     for (int dive = 0; dive < kMaxDives && work + dives.work() <= kDiveWork &&
