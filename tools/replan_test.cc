@@ -251,6 +251,40 @@ TEST(ReplanTest, ALoopCarriedValueKeepsItsBytesThroughTheLoop) {
   EXPECT_LT(result->buffers[0].new_size, 320u);
 }
 
+TEST(ReplanTest, StateKeepsItsBytesForEveryRun) {
+  // A KV-cache-like state: updated in place by index_put_ (instruction 2,
+  // its first access), read at 3, neither input nor output. tmp lives over
+  // [0,1], before the update; on the state's bytes it would clobber what the
+  // last run left there, so the new plan must keep the two apart however
+  // much it could save.
+  ProgramBuilder b;
+  uint32_t cpu = b.AddBuffer(320);
+  int32_t x = b.AddPlannedTensor(kFloat, {4, 4}, cpu, 0);
+  int32_t tmp = b.AddPlannedTensor(kFloat, {4, 4}, cpu, 64);
+  int32_t y = b.AddPlannedTensor(kFloat, {4, 4}, cpu, 128);
+  int32_t state = b.AddPlannedTensor(kFloat, {4, 4}, cpu, 192);
+  int32_t read = b.AddPlannedTensor(kFloat, {4, 4}, cpu, 256);
+  int32_t relu = b.AddOperator("aten::relu");
+  int32_t add = b.AddOperator("aten::add");
+  b.AddKernelCall(relu, {x, tmp});                               // 0
+  b.AddKernelCall(add, {tmp, x, y});                             // 1
+  b.AddKernelCall(b.AddOperator("aten::index_put_", "default"),  // 2
+                  {state, x, y, state});
+  b.AddKernelCall(add, {state, x, read});  // 3
+  b.SetInputs({x});
+  b.SetOutputs({y, read});
+  std::vector<uint8_t> given = b.Build();
+  ASSERT_EQ(Violations(given), 0u);
+  Result<ReplanResult> result = ReplanProgram(given.data(), given.size());
+  ASSERT_TRUE(result.ok()) << result.error().ToString();
+  Loaded loaded = Load(result->bytes);
+  for (int32_t other : {x, tmp, y, read}) {
+    EXPECT_FALSE(Overlap(loaded.tensors[state], loaded.tensors[other]))
+        << "value " << other;
+  }
+  EXPECT_EQ(Violations(result->bytes), 0u);
+}
+
 TEST(ReplanTest, AViewStaysOnItsBase) {
   ProgramBuilder b;
   uint32_t cpu = b.AddBuffer(256);
