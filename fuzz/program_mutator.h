@@ -23,3 +23,18 @@ size_t CrossOverPrograms(const uint8_t* data1, size_t size1,
 
 }  // namespace fuzz
 }  // namespace memplan
+
+// Defines libFuzzer's custom mutator and cross-over hooks as the two
+// functions above, in a fuzz target's own source (a hook in a library
+// would not be linked in: libFuzzer only references it weakly).
+#define MEMPLAN_PROGRAM_MUTATOR_HOOKS()                                       \
+  extern "C" size_t LLVMFuzzerCustomMutator(                                  \
+      uint8_t* data, size_t size, size_t max_size, unsigned int seed) {       \
+    return memplan::fuzz::MutateProgram(data, size, max_size, seed);          \
+  }                                                                           \
+  extern "C" size_t LLVMFuzzerCustomCrossOver(                                \
+      const uint8_t* data1, size_t size1, const uint8_t* data2, size_t size2, \
+      uint8_t* out, size_t max_out_size, unsigned int seed) {                 \
+    return memplan::fuzz::CrossOverPrograms(data1, size1, data2, size2, out,  \
+                                            max_out_size, seed);              \
+  }
