@@ -20,7 +20,8 @@ std::string FirstConflict(const HardProblem& problem,
     if (offsets[i] % items[i].alignment != 0)
       return "misaligned " + problem.name;
     for (size_t j = i + 1; j < items.size(); ++j) {
-      if (items[i].last < items[j].first || items[j].last < items[i].first) {
+      if (items[i].lifetime.last < items[j].lifetime.first ||
+          items[j].lifetime.last < items[i].lifetime.first) {
         continue;
       }
       if (offsets[i] < offsets[j] + items[j].size &&
@@ -70,8 +71,8 @@ TEST_P(HardProblemsTest, SameArgumentsSameProblem) {
   ASSERT_EQ(a.items.size(), b.items.size());
   for (size_t i = 0; i < a.items.size(); ++i) {
     EXPECT_EQ(a.items[i].size, b.items[i].size);
-    EXPECT_EQ(a.items[i].first, b.items[i].first);
-    EXPECT_EQ(a.items[i].last, b.items[i].last);
+    EXPECT_EQ(a.items[i].lifetime.first, b.items[i].lifetime.first);
+    EXPECT_EQ(a.items[i].lifetime.last, b.items[i].lifetime.last);
   }
   EXPECT_EQ(a.construction_offsets, b.construction_offsets);
   const HardProblem c = MakeHardProblem(GetParam(), 300, 5);
@@ -90,7 +91,7 @@ TEST_P(HardProblemsTest, SizesLookLikeAModels) {
     if (item.size * 16 <= problem.optimum) ++small;
     if (item.size * 4 >= problem.optimum) ++huge;
     if (item.size % std::max<uint64_t>(item.alignment, 64) != 0) ++unaligned;
-    ++starts[item.first];
+    ++starts[item.lifetime.first];
   }
   EXPECT_GT(small, n / 2);
   EXPECT_GT(huge, 0u);

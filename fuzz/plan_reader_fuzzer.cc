@@ -389,7 +389,8 @@ void CheckMinimallocRoundTrip(std::string_view text, uint64_t alignment) {
   for (size_t i = 0; i < items.size(); ++i) {
     const planner::MinimallocBuffer& b = problem->buffers[i];
     if (items[i].size != b.size || items[i].alignment != b.alignment ||
-        items[i].first != b.lower || items[i].last != b.upper - 1) {
+        items[i].lifetime.first != b.lower ||
+        items[i].lifetime.last != b.upper - 1) {
       Fail("minimalloc", "item " + std::to_string(i) + " differs from its row");
     }
     offsets.push_back((i & 1) *

@@ -40,8 +40,9 @@ std::vector<PlanItem> ConsumeItems(FuzzedDataProvider& in) {
                     ? in.ConsumeIntegralInRange<uint64_t>(0, 256)
                     : in.ConsumeIntegralInRange<uint64_t>(0, 1 << 20);
     item.alignment = uint64_t{1} << in.ConsumeIntegralInRange(0, 7);
-    item.first = in.ConsumeIntegralInRange<int64_t>(0, 31);
-    item.last = item.first + in.ConsumeIntegralInRange<int64_t>(0, 15);
+    item.lifetime.first = in.ConsumeIntegralInRange<int64_t>(0, 31);
+    item.lifetime.last =
+        item.lifetime.first + in.ConsumeIntegralInRange<int64_t>(0, 15);
   }
   return items;
 }
@@ -80,8 +81,8 @@ void CheckPlacement(const std::string& name, const std::vector<PlanItem>& items,
     }
     height = std::max(height, end);
     for (size_t j = 0; j < i; ++j) {
-      bool live_together =
-          items[i].first <= items[j].last && items[j].first <= items[i].last;
+      bool live_together = items[i].lifetime.first <= items[j].lifetime.last &&
+                           items[j].lifetime.first <= items[i].lifetime.last;
       if (!live_together || items[i].size == 0 || items[j].size == 0) continue;
       uint64_t a = placement.offsets[i], b = placement.offsets[j];
       if (a < b + items[j].size && b < a + items[i].size) {
@@ -116,7 +117,7 @@ void CheckWithOracle(const std::string& name,
     a.mem_id = 1;
     a.offset = static_cast<props::Offset>(placement.offsets[i]);
     a.size = static_cast<props::Offset>(items[i].size);
-    a.lifetime = {items[i].first, items[i].last};
+    a.lifetime = {items[i].lifetime.first, items[i].lifetime.last};
     a.device = device;
     a.alignment = static_cast<props::Offset>(items[i].alignment);
     plan.allocations.push_back(a);

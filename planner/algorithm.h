@@ -22,8 +22,8 @@ namespace planner {
 struct PlanItem {
   uint64_t size = 0;  // Bytes the item occupies (already padded if needed).
   uint64_t alignment = 1;  // Offset must be a multiple of this (>= 1).
-  TimeValue first = 0;     // First position at which the item is live.
-  TimeValue last = 0;      // Last position at which the item is live.
+  // Positions at which the item is live: [first, last], inclusive.
+  Lifetime lifetime;
 };
 
 struct AlgorithmOptions {

@@ -57,7 +57,8 @@ void ExpectValid(const std::vector<PlanItem>& items, const Placement& plan,
     height = std::max(height, plan.offsets[i] + items[i].size);
     for (size_t j = i + 1; j < items.size(); ++j) {
       const bool live_together =
-          items[i].first <= items[j].last && items[j].first <= items[i].last;
+          items[i].lifetime.first <= items[j].lifetime.last &&
+          items[j].lifetime.first <= items[i].lifetime.last;
       const bool share_bytes =
           plan.offsets[i] < plan.offsets[j] + items[j].size &&
           plan.offsets[j] < plan.offsets[i] + items[i].size;
@@ -124,8 +125,8 @@ TEST(AlgorithmsAgreeTest, ExactMatchesBruteForceOnTinyInputs) {
            o += items[k].alignment) {
         bool ok = true;
         for (size_t j = 0; j < k && ok; ++j) {
-          ok = !(items[k].first <= items[j].last &&
-                 items[j].first <= items[k].last &&
+          ok = !(items[k].lifetime.first <= items[j].lifetime.last &&
+                 items[j].lifetime.first <= items[k].lifetime.last &&
                  o < offsets[j] + items[j].size &&
                  offsets[j] < o + items[k].size);
         }

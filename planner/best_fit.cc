@@ -170,7 +170,8 @@ std::vector<uint64_t> PlaceInOrderByScan(const std::vector<PlanItem>& items,
   return PlaceBySweep(items, order, [&](size_t i, auto conflict) {
     const PlanItem& item = items[i];
     for (size_t j : placed) {
-      if (items[j].first <= item.last && item.first <= items[j].last) {
+      if (items[j].lifetime.first <= item.lifetime.last &&
+          item.lifetime.first <= items[j].lifetime.last) {
         conflict(j);
       }
     }
@@ -190,8 +191,8 @@ std::vector<uint64_t> PlaceInOrder(const std::vector<PlanItem>& items,
   for (size_t i : order) {
     const PlanItem& item = items[i];
     if (item.size == 0) continue;  // Occupies no byte: offset 0 is valid.
-    const size_t lo = times.IndexOf(item.first);
-    const size_t hi = times.IndexOf(item.last);
+    const size_t lo = times.IndexOf(item.lifetime.first);
+    const size_t hi = times.IndexOf(item.lifetime.last);
     tree.Collect(lo, hi, &sets);
     // Raise the candidate past each conflict until no set objects. Offsets
     // stay below sum(size + alignment - 1), which ValidatePlanItems bounded.
@@ -228,8 +229,8 @@ TimeAxis LifetimeAxis(const std::vector<PlanItem>& items) {
   std::vector<TimeValue> endpoints;
   endpoints.reserve(2 * items.size());
   for (const PlanItem& item : items) {
-    endpoints.push_back(item.first);
-    endpoints.push_back(item.last);
+    endpoints.push_back(item.lifetime.first);
+    endpoints.push_back(item.lifetime.last);
   }
   return TimeAxis(std::move(endpoints));
 }
@@ -248,8 +249,10 @@ Result<Placement> BestFitAlgorithm::Place(const std::vector<PlanItem>& items,
     const PlanItem& x = items[a];
     const PlanItem& y = items[b];
     if (x.size != y.size) return x.size > y.size;
-    const uint64_t lx = static_cast<uint64_t>(x.last) - x.first;
-    const uint64_t ly = static_cast<uint64_t>(y.last) - y.first;
+    const uint64_t lx =
+        static_cast<uint64_t>(x.lifetime.last) - x.lifetime.first;
+    const uint64_t ly =
+        static_cast<uint64_t>(y.lifetime.last) - y.lifetime.first;
     if (lx != ly) return lx > ly;
     return a < b;
   });

@@ -79,8 +79,8 @@ void ExpectLowestFree(const std::vector<PlanItem>& items,
     const PlanItem& item = items[order[k]];
     for (size_t e = 0; e < k; ++e) {
       const PlanItem& other = items[order[e]];
-      if (other.size == 0 || other.last < item.first ||
-          item.last < other.first) {
+      if (other.size == 0 || other.lifetime.last < item.lifetime.first ||
+          item.lifetime.last < other.lifetime.first) {
         continue;
       }
       const uint64_t start = offsets[order[e]];
@@ -133,8 +133,8 @@ TEST(BestFitTest, PlaceInOrderTakesTheLowestFreeOffsetSmallAndLarge) {
     ExpectLowestFree(items, order, offsets);
     // Conflicts read off the overlap graph: the same unique offsets.
     std::optional<OverlapGraph> overlaps = OverlapGraph::Build(
-        n, [&](size_t i) { return items[i].first; },
-        [&](size_t i) { return items[i].last; },
+        n, [&](size_t i) { return items[i].lifetime.first; },
+        [&](size_t i) { return items[i].lifetime.last; },
         [&](size_t i) { return items[i].size == 0; }, UINT64_MAX);
     ASSERT_TRUE(overlaps.has_value());
     EXPECT_EQ(PlaceInOrder(items, *overlaps, order), offsets) << n;

@@ -44,10 +44,10 @@ TEST(ControlFlowTest, Issue21490SecondArenaNeverOverwritesFirstOutput) {
     const TensorAllocation& y1 = Find(*plan, "y1");
     const TensorAllocation& s2 = Find(*plan, "s2");
     // y1 lives from cond1 to add, so across cond2.
-    EXPECT_EQ(y1.first, 0);
-    EXPECT_EQ(y1.last, 2);
-    EXPECT_EQ(s2.first, 1);
-    EXPECT_EQ(s2.last, 1);
+    EXPECT_EQ(y1.lifetime.first, 0);
+    EXPECT_EQ(y1.lifetime.last, 2);
+    EXPECT_EQ(s2.lifetime.first, 1);
+    EXPECT_EQ(s2.lifetime.last, 1);
     EXPECT_FALSE(BytesOverlap(y1, s2)) << algo;
     // Each arena is disjoint from its own node's outputs and inputs too.
     EXPECT_FALSE(BytesOverlap(Find(*plan, "s1"), y1)) << algo;

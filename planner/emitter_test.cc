@@ -167,9 +167,10 @@ TEST(EmitterTest, ChainNamesEveryValueANodeTouches) {
   EXPECT_EQ(derived[*graph.Find("hv")].first, 1);  // Its et_view.
   for (const char* name : {"x", "c", "y"}) {
     const TensorAllocation& t = Find(e.plan, name);
-    EXPECT_EQ(derived[t.value_id].first, t.first == 0 ? 0 : kernel[t.first])
+    EXPECT_EQ(derived[t.value_id].first,
+              t.lifetime.first == 0 ? 0 : kernel[t.lifetime.first])
         << name;
-    EXPECT_EQ(derived[t.value_id].second, kernel[t.last]) << name;
+    EXPECT_EQ(derived[t.value_id].second, kernel[t.lifetime.last]) << name;
   }
 }
 

@@ -978,8 +978,8 @@ Result<Placement> ExactAlgorithm::Place(const std::vector<PlanItem>& items,
   uint64_t granule = std::numeric_limits<uint64_t>::max();
   for (const PlanItem& item : items) {
     if (item.size == 0) continue;
-    endpoints.push_back(item.first);
-    endpoints.push_back(item.last);
+    endpoints.push_back(item.lifetime.first);
+    endpoints.push_back(item.lifetime.last);
     granule = std::min(granule, item.alignment);
   }
   const TimeAxis times(std::move(endpoints));
@@ -987,10 +987,11 @@ Result<Placement> ExactAlgorithm::Place(const std::vector<PlanItem>& items,
   for (size_t i = 0; i < items.size(); ++i) {
     if (items[i].size == 0) continue;  // Offset 0 never collides.
     const PlanItem& p = items[i];
-    search_items.push_back({p.size, p.alignment, AlignUp(p.size, granule),
-                            static_cast<uint32_t>(times.IndexOf(p.first)),
-                            static_cast<uint32_t>(times.IndexOf(p.last)),
-                            static_cast<uint64_t>(p.last - p.first) + 1, i});
+    search_items.push_back(
+        {p.size, p.alignment, AlignUp(p.size, granule),
+         static_cast<uint32_t>(times.IndexOf(p.lifetime.first)),
+         static_cast<uint32_t>(times.IndexOf(p.lifetime.last)),
+         static_cast<uint64_t>(p.lifetime.last - p.lifetime.first) + 1, i});
   }
   // Every canonical offset is an aligned sum of sizes, so every height a
   // search can reach is a multiple of `unit`, the gcd of the sizes and of

@@ -72,7 +72,8 @@ bool ValidPlan(const std::vector<PlanItem>& items, const Placement& plan) {
     if (plan.offsets[i] % items[i].alignment != 0) return false;
     for (size_t j = i + 1; j < items.size(); ++j) {
       if (items[i].size == 0 || items[j].size == 0) continue;
-      if (items[i].last < items[j].first || items[j].last < items[i].first) {
+      if (items[i].lifetime.last < items[j].lifetime.first ||
+          items[j].lifetime.last < items[i].lifetime.first) {
         continue;
       }
       if (plan.offsets[i] < plan.offsets[j] + items[j].size &&
@@ -148,8 +149,9 @@ TEST(ExactTest, NeverWorseThanBestFitAndAlwaysValid) {
     for (PlanItem& item : items) {
       item.size = next(5) == 0 ? 0 : 1 + next(40);
       item.alignment = uint64_t{1} << next(4);
-      item.first = static_cast<TimeValue>(next(8));
-      item.last = item.first + static_cast<TimeValue>(next(4));
+      item.lifetime.first = static_cast<TimeValue>(next(8));
+      item.lifetime.last =
+          item.lifetime.first + static_cast<TimeValue>(next(4));
     }
     AlgorithmOptions options;
     options.max_nodes = 2000;

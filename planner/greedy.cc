@@ -91,7 +91,7 @@ Result<Placement> GreedyAlgorithm::Place(const std::vector<PlanItem>& items,
     SharedObject* picked = nullptr;
     uint64_t offset = 0;
     for (SharedObject& object : objects) {
-      if (!object.Overlaps(item.first, item.last)) {
+      if (!object.Overlaps(item.lifetime.first, item.lifetime.last)) {
         picked = &object;
         break;
       }
@@ -102,7 +102,9 @@ Result<Placement> GreedyAlgorithm::Place(const std::vector<PlanItem>& items,
         uint64_t max_end = 0;
         for (const Allocation& a : object.allocations) {
           const PlanItem& other = items[a.item];
-          if (item.last < other.first || item.first > other.last) continue;
+          if (item.lifetime.last < other.lifetime.first ||
+              item.lifetime.first > other.lifetime.last)
+            continue;
           max_end = std::max(max_end, a.offset + allocated[a.item]);
         }
         uint64_t aligned = 0;
@@ -122,7 +124,7 @@ Result<Placement> GreedyAlgorithm::Place(const std::vector<PlanItem>& items,
     }
     picked->alignment = std::max(picked->alignment, item.alignment);
     picked->allocations.push_back({i, offset});
-    picked->MarkBusy(item.first, item.last);
+    picked->MarkBusy(item.lifetime.first, item.lifetime.last);
     object_of[i] = static_cast<size_t>(picked - objects.data());
     offset_in_object[i] = offset;
   }

@@ -19,10 +19,11 @@ Error ValidatePlanItems(const std::vector<PlanItem>& items) {
                    where + ".alignment = " + std::to_string(item.alignment) +
                        ", must be a power of two >= 1");
     }
-    if (item.first > item.last) {
-      return Error(ErrorCode::kInvalidArgument,
-                   where + ".first = " + std::to_string(item.first) +
-                       ", must be <= last = " + std::to_string(item.last));
+    if (item.lifetime.first > item.lifetime.last) {
+      return Error(
+          ErrorCode::kInvalidArgument,
+          where + ".first = " + std::to_string(item.lifetime.first) +
+              ", must be <= last = " + std::to_string(item.lifetime.last));
     }
     // Padding is counted twice; see the header for why greedy needs it.
     if (!CheckedAdd(total, item.size, &total) ||
@@ -49,8 +50,8 @@ uint64_t LiveBytesLowerBound(const std::vector<PlanItem>& items) {
   std::vector<Event> events;
   events.reserve(2 * items.size());
   for (const PlanItem& item : items) {
-    events.push_back({item.first, 0, item.size});
-    events.push_back({item.last, 1, item.size});
+    events.push_back({item.lifetime.first, 0, item.size});
+    events.push_back({item.lifetime.last, 1, item.size});
   }
   std::sort(events.begin(), events.end(), [](const Event& a, const Event& b) {
     return a.time != b.time ? a.time < b.time : a.kind < b.kind;

@@ -264,8 +264,8 @@ Result<PlanResult> PlanGraph(const Graph& graph, const PlanOptions& options) {
     t.value_id = id;
     t.kind = spec.kind();
     t.size = graph.NumBytes(id);
-    t.first = lifetimes[i].first;
-    t.last = lifetimes[i].last;
+    t.lifetime.first = lifetimes[i].first;
+    t.lifetime.last = lifetimes[i].last;
     t.device = options.device_planning ? graph.DeviceOf(id) : Device::Cpu();
     t.alignment = RootAlignment(graph.tensor(root), widest[root], options);
     if (root != id) t.alias_of = graph.tensor(root).name;

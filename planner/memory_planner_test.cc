@@ -153,7 +153,7 @@ TEST(MemoryPlannerTest, AliasesShareTheirRootsBytes) {
     EXPECT_EQ(t.alias_of, "a") << alias;
   }
   EXPECT_FALSE(a.alias_of.has_value());
-  EXPECT_EQ(a.last, 4);  // Covers ai's use at n4.
+  EXPECT_EQ(a.lifetime.last, 4);  // Covers ai's use at n4.
   EXPECT_THAT(PlanViolations(*plan), ::testing::IsEmpty());
 }
 

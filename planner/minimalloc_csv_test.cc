@@ -19,6 +19,12 @@ std::string ErrorOf(const std::string& text) {
   return problem.ok() ? "" : problem.error().message();
 }
 
+// A PlanItem live over [first, last], inclusive.
+::testing::Matcher<PlanItem> LivesOver(TimeValue first, TimeValue last) {
+  return Field(&PlanItem::lifetime, AllOf(Field(&Lifetime::first, first),
+                                          Field(&Lifetime::last, last)));
+}
+
 TEST(MinimallocCsvTest, ConvertsHalfOpenLifetimesToInclusive) {
   Result<MinimallocProblem> problem =
       ParseMinimallocCsv("id,lower,upper,size\nb1,0,3,4\nx,9,21,7\n");
@@ -27,11 +33,9 @@ TEST(MinimallocCsvTest, ConvertsHalfOpenLifetimesToInclusive) {
                                             Field(&MinimallocBuffer::id, "x")));
   EXPECT_THAT(
       ToPlanItems(*problem),
-      ElementsAre(
-          AllOf(Field(&PlanItem::size, 4u), Field(&PlanItem::alignment, 1u),
-                Field(&PlanItem::first, 0), Field(&PlanItem::last, 2)),
-          AllOf(Field(&PlanItem::size, 7u), Field(&PlanItem::first, 9),
-                Field(&PlanItem::last, 20))));
+      ElementsAre(AllOf(Field(&PlanItem::size, 4u),
+                        Field(&PlanItem::alignment, 1u), LivesOver(0, 2)),
+                  AllOf(Field(&PlanItem::size, 7u), LivesOver(9, 20))));
 }
 
 // A buffer with this id and half-open lifetime.
@@ -50,11 +54,8 @@ TEST(MinimallocCsvTest, ReadsMiniMallocsOlderHeaderWithAnExclusiveEnd) {
   ASSERT_TRUE(problem.ok()) << problem.error().ToString();
   EXPECT_THAT(problem->buffers,
               ElementsAre(IsBuffer("0", 5, 6), IsBuffer("1", 0, 10)));
-  EXPECT_THAT(
-      ToPlanItems(*problem),
-      ElementsAre(
-          AllOf(Field(&PlanItem::first, 5), Field(&PlanItem::last, 5)),
-          AllOf(Field(&PlanItem::first, 0), Field(&PlanItem::last, 9))));
+  EXPECT_THAT(ToPlanItems(*problem),
+              ElementsAre(LivesOver(5, 5), LivesOver(0, 9)));
   Result<MinimallocProblem> begin =
       ParseMinimallocCsv("buffer_id,begin,upper,size\nx,2,4,1\n");
   ASSERT_TRUE(begin.ok()) << begin.error().ToString();
@@ -210,7 +211,7 @@ TEST(MinimallocCsvTest, AcceptsTheLargestSizeAndTime) {
       "id,lower,upper,size\nb,0,9223372036854775807,18446744073709551615\n");
   ASSERT_TRUE(problem.ok()) << problem.error().ToString();
   EXPECT_EQ(problem->buffers[0].size, UINT64_MAX);
-  EXPECT_EQ(ToPlanItems(*problem)[0].last, INT64_MAX - 1);
+  EXPECT_EQ(ToPlanItems(*problem)[0].lifetime.last, INT64_MAX - 1);
 }
 
 }  // namespace

@@ -49,7 +49,8 @@ class Jitter {
 
 // The lifetime's length less one (no overflow at the full int64 range).
 uint64_t Span(const PlanItem& item) {
-  return static_cast<uint64_t>(item.last) - static_cast<uint64_t>(item.first);
+  return static_cast<uint64_t>(item.lifetime.last) -
+         static_cast<uint64_t>(item.lifetime.first);
 }
 
 // rank[i]: n for the first item of `order`, 1 for the last.
@@ -306,8 +307,8 @@ Result<Placement> MultiFitAlgorithm::Place(const std::vector<PlanItem>& items,
   std::optional<OverlapGraph> overlaps;
   if (n <= kMaxSkylineItems) {
     overlaps = OverlapGraph::Build(
-        n, [&](size_t i) { return items[i].first; },
-        [&](size_t i) { return items[i].last; },
+        n, [&](size_t i) { return items[i].lifetime.first; },
+        [&](size_t i) { return items[i].lifetime.last; },
         [&](size_t i) { return items[i].size == 0; }, kDiveWork / 2);
   }
   if (overlaps) tries.UseOverlaps(&*overlaps);

@@ -22,7 +22,8 @@ void ExpectValid(const std::vector<PlanItem>& items, const Placement& p) {
     EXPECT_EQ(p.offsets[i] % items[i].alignment, 0u) << "item " << i;
     for (size_t j = i + 1; j < items.size(); ++j) {
       const bool live_together =
-          items[i].first <= items[j].last && items[j].first <= items[i].last;
+          items[i].lifetime.first <= items[j].lifetime.last &&
+          items[j].lifetime.first <= items[i].lifetime.last;
       const bool share_bytes = p.offsets[i] < p.offsets[j] + items[j].size &&
                                p.offsets[j] < p.offsets[i] + items[i].size;
       EXPECT_FALSE(live_together && share_bytes && items[i].size > 0 &&

@@ -10,6 +10,7 @@
 #include "planner/algorithm.h"
 #include "planner/spec.h"
 #include "runtime/core/device.h"
+#include "runtime/core/lifetime.h"
 
 namespace memplan {
 namespace planner {
@@ -18,12 +19,11 @@ struct TensorAllocation {
   std::string name;
   int32_t value_id = 0;  // Index into Graph::tensors() (and ET12 values).
   SpecKind kind = SpecKind::kPlain;
-  bool planned = false;  // false: no mem_id/offset (constant, unbound...).
-  uint32_t mem_id = 0;   // >= 1 when planned.
-  uint64_t offset = 0;   // Bytes from the start of buffer mem_id.
-  uint64_t size = 0;     // Bytes of the tensor itself (without padding).
-  TimeValue first = 0;   // Lifetime, inclusive node indices.
-  TimeValue last = 0;
+  bool planned = false;    // false: no mem_id/offset (constant, unbound...).
+  uint32_t mem_id = 0;     // >= 1 when planned.
+  uint64_t offset = 0;     // Bytes from the start of buffer mem_id.
+  uint64_t size = 0;       // Bytes of the tensor itself (without padding).
+  Lifetime lifetime;       // [first, last], inclusive node indices.
   Device device;           // Views / in-place: their root's device.
   uint64_t alignment = 1;  // The offset is a multiple of it.
   std::optional<std::string> alias_of;  // Root tensor of a view / in-place.

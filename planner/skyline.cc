@@ -117,8 +117,8 @@ std::optional<std::vector<uint64_t>> SkylinePlace(
   LiveItems live(times.size());
   size_t remaining = 0;
   for (size_t i = 0; i < n; ++i) {
-    lo[i] = times.IndexOf(items[i].first);
-    hi[i] = times.IndexOf(items[i].last);
+    lo[i] = times.IndexOf(items[i].lifetime.first);
+    hi[i] = times.IndexOf(items[i].lifetime.last);
     if (direction == SkylineDirection::kBackward) {
       const size_t first = last_time - hi[i];
       hi[i] = last_time - lo[i];

@@ -31,12 +31,12 @@ RC_GTEST_PROP(ControlFlowProperty, NoScratchArenaOverlapsALiveTensor, ()) {
       const planner::TensorAllocation& arena = tensors[s];
       if (!arena.planned) continue;
       any_scratch = true;
-      RC_ASSERT(arena.first == static_cast<int64_t>(k));
-      RC_ASSERT(arena.last == static_cast<int64_t>(k));
+      RC_ASSERT(arena.lifetime.first == static_cast<int64_t>(k));
+      RC_ASSERT(arena.lifetime.last == static_cast<int64_t>(k));
       for (const planner::TensorAllocation& t : tensors) {
         if (!t.planned || t.value_id == s || t.mem_id != arena.mem_id) continue;
-        bool live_at_node = t.first <= static_cast<int64_t>(k) &&
-                            static_cast<int64_t>(k) <= t.last;
+        bool live_at_node = t.lifetime.first <= static_cast<int64_t>(k) &&
+                            static_cast<int64_t>(k) <= t.lifetime.last;
         RC_ASSERT(!(live_at_node && BytesMeet(arena, t)));
       }
     }
@@ -54,8 +54,8 @@ RC_GTEST_PROP(ControlFlowProperty, AliasRootLifetimeCoversItsAliases, ()) {
     const planner::TensorAllocation& root =
         result->tensors[graph.RootOf(t.value_id)];
     RC_ASSERT(root.name == *t.alias_of);
-    RC_ASSERT(root.first <= t.first);
-    RC_ASSERT(t.last <= root.last);
+    RC_ASSERT(root.lifetime.first <= t.lifetime.first);
+    RC_ASSERT(t.lifetime.last <= root.lifetime.last);
     RC_ASSERT(root.mem_id == t.mem_id);
     RC_ASSERT(root.offset == t.offset);
     RC_ASSERT(t.size <= root.size);

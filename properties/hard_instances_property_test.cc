@@ -94,7 +94,7 @@ Plan PlanOf(const std::vector<planner::PlanItem>& items,
     a.id = "b" + std::to_string(i);
     a.offset = static_cast<Offset>(placement.offsets[i]);
     a.size = static_cast<Offset>(items[i].size);
-    a.lifetime = {items[i].first, items[i].last};
+    a.lifetime = {items[i].lifetime.first, items[i].lifetime.last};
     a.device = Device::Cpu();
     a.alignment = static_cast<Offset>(items[i].alignment);
     plan.allocations.push_back(std::move(a));

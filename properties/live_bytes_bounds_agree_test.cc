@@ -19,11 +19,12 @@ TEST(LiveBytesBoundsAgreeTest, PlannerAndOracleSweepsGiveOnePeak) {
     std::vector<planner::PlanItem> items(rng() % 50);
     std::vector<properties::LiveInterval> intervals;
     for (planner::PlanItem& item : items) {
-      item.first = static_cast<TimeValue>(rng() % 30);
+      item.lifetime.first = static_cast<TimeValue>(rng() % 30);
       // Many lifetimes of one position, and many that meet at one.
-      item.last = item.first + static_cast<TimeValue>(rng() % 4);
+      item.lifetime.last =
+          item.lifetime.first + static_cast<TimeValue>(rng() % 4);
       item.size = rng() % 3 == 0 ? 0 : rng() % 1000;
-      intervals.push_back({item.first, item.last, item.size});
+      intervals.push_back({item.lifetime.first, item.lifetime.last, item.size});
     }
     ASSERT_TRUE(planner::ValidatePlanItems(items).ok());
     EXPECT_EQ(planner::LiveBytesLowerBound(items),

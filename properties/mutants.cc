@@ -46,9 +46,11 @@ bool Replace(const MutantCase& c, PlanResult* plan, int64_t last_shift,
       planner::PlanItem item;
       item.alignment = ignore_alignment ? 1 : t.alignment;
       item.size = ignore_alignment ? t.size : AlignUp(t.size, t.alignment);
-      item.first = t.first;
-      item.last = std::max(t.first, t.last - last_shift);
-      t.last = item.last;  // The buggy planner reports what it believed.
+      item.lifetime.first = t.lifetime.first;
+      item.lifetime.last =
+          std::max(t.lifetime.first, t.lifetime.last - last_shift);
+      t.lifetime.last =
+          item.lifetime.last;  // The buggy planner reports what it believed.
       items.push_back(item);
     }
     Result<planner::Placement> placement =
@@ -70,7 +72,7 @@ bool Replace(const MutantCase& c, PlanResult* plan, int64_t last_shift,
   // Acted only when the buggy planner's view differs from the true one.
   for (size_t i = 0; i < plan->tensors.size(); ++i) {
     if (plan->tensors[i].offset != before.tensors[i].offset ||
-        plan->tensors[i].last != before.tensors[i].last) {
+        plan->tensors[i].lifetime.last != before.tensors[i].lifetime.last) {
       return true;
     }
   }

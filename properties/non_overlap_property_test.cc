@@ -77,8 +77,9 @@ RC_GTEST_PROP(NonOverlapProperty, SweepAndReferenceAgreeOnPlantedOverlaps, ()) {
   RC_PRE(roots[a]->offset + roots[b]->size <=
          result->buffers[roots[a]->mem_id - 1].size);
   roots[b]->offset = roots[a]->offset;
-  roots[b]->first = roots[a]->first;
-  roots[b]->last = std::max(roots[b]->last, roots[a]->first);
+  roots[b]->lifetime.first = roots[a]->lifetime.first;
+  roots[b]->lifetime.last =
+      std::max(roots[b]->lifetime.last, roots[a]->lifetime.first);
   for (planner::TensorAllocation& t : result->tensors) {
     if (t.alias_of == roots[b]->name) t.offset = roots[a]->offset;
   }

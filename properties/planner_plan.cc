@@ -59,7 +59,7 @@ Result<Plan> PlanFromPlannerResult(const planner::PlanResult& result,
     MEMPLAN_RETURN_IF_ERROR(ToOffset(tensor.size, where + ".size", &a.size));
     MEMPLAN_RETURN_IF_ERROR(
         ToOffset(tensor.alignment, where + ".alignment", &a.alignment));
-    a.lifetime = {tensor.first, tensor.last};
+    a.lifetime = {tensor.lifetime.first, tensor.lifetime.last};
     a.device = tensor.device;
     if (tensor.alias_of) {
       auto root = by_name.find(*tensor.alias_of);

@@ -92,7 +92,7 @@ TEST(PlannerPlanTest, OracleSeesAnOverlapPlantedInTheResult) {
   planner::TensorAllocation& y = result.tensors[4];
   ASSERT_EQ(y.name, "y");
   ASSERT_EQ(x.mem_id, y.mem_id);
-  y.first = 0;
+  y.lifetime.first = 0;
   y.offset = x.offset;
   Result<Plan> plan = PlanFromPlannerResult(result);
   ASSERT_TRUE(plan.ok());

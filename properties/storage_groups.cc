@@ -98,8 +98,10 @@ StorageGroups GroupStorage(const Plan& plan) {
     } else {
       group.item.size = std::max(group.item.size, extent);
       group.item.alignment = std::max(group.item.alignment, alignment);
-      group.item.first = std::min(group.item.first, a.lifetime.first);
-      group.item.last = std::max(group.item.last, a.lifetime.last);
+      group.item.lifetime.first =
+          std::min(group.item.lifetime.first, a.lifetime.first);
+      group.item.lifetime.last =
+          std::max(group.item.lifetime.last, a.lifetime.last);
     }
     if (i == r) {
       group.members.insert(group.members.begin(), {i, delta});

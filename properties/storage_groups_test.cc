@@ -51,8 +51,8 @@ TEST(StorageGroupsTest, AnAliasChainIsOneItemOverTheUnionOfLifetimes) {
   EXPECT_EQ(group.item.size, 128u);
   EXPECT_EQ(group.item.alignment, 32u);
   // The base dies at 2, but its views keep its bytes until 9.
-  EXPECT_EQ(group.item.first, 0);
-  EXPECT_EQ(group.item.last, 9);
+  EXPECT_EQ(group.item.lifetime.first, 0);
+  EXPECT_EQ(group.item.lifetime.last, 9);
   EXPECT_THAT(MemberIndices(storage.groups[1]), ElementsAre(3));
 }
 
