@@ -264,8 +264,7 @@ Result<PlanResult> PlanGraph(const Graph& graph, const PlanOptions& options) {
     t.value_id = id;
     t.kind = spec.kind();
     t.size = graph.NumBytes(id);
-    t.lifetime.first = lifetimes[i].first;
-    t.lifetime.last = lifetimes[i].last;
+    t.lifetime = lifetimes[i];  // Its Lifetime part.
     t.device = options.device_planning ? graph.DeviceOf(id) : Device::Cpu();
     t.alignment = RootAlignment(graph.tensor(root), widest[root], options);
     if (root != id) t.alias_of = graph.tensor(root).name;
