@@ -20,6 +20,14 @@ namespace memplan {
 namespace planner {
 
 struct PlanItem {
+  PlanItem() = default;
+  // PlanItem{size, alignment, first, last}, as the tests and readers write
+  // items (an aggregate would want the lifetime's own braces).
+  PlanItem(uint64_t size, uint64_t alignment, TimeValue first, TimeValue last)
+      : size(size), alignment(alignment), lifetime{first, last} {}
+  PlanItem(uint64_t size, uint64_t alignment, Lifetime lifetime)
+      : size(size), alignment(alignment), lifetime(lifetime) {}
+
   uint64_t size = 0;  // Bytes the item occupies (already padded if needed).
   uint64_t alignment = 1;  // Offset must be a multiple of this (>= 1).
   // Positions at which the item is live: [first, last], inclusive.

@@ -163,7 +163,9 @@ TEST(ExactTest, NeverWorseThanBestFitAndAlwaysValid) {
     EXPECT_LE(exact->height, best_fit->height);
     EXPECT_LE(exact->lower_bound, exact->height);
     EXPECT_GE(exact->lower_bound, LiveBytesLowerBound(items));
-    if (exact->proven_optimal) EXPECT_EQ(exact->lower_bound, exact->height);
+    if (exact->proven_optimal) {
+      EXPECT_EQ(exact->lower_bound, exact->height);
+    }
   }
 }
 
