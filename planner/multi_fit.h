@@ -7,7 +7,8 @@
 // places, at every step, the unplaced item that can go lowest (ties: the
 // higher priority), and the items a dive leaves ending above the lower
 // bound gain priority for the next one, in proportion to how far above
-// (Joslin and Clements, JAIR 1999); then bottom-up again with sizes
+// (Joslin and Clements, JAIR 1999), and a dive within 3% of the best so
+// far is also flipped (below) once; then bottom-up again with sizes
 // jittered while a budget of item placements lasts. The best bottom-up
 // placements are compacted (items re-placed lowest first, in order of
 // offset, which never raises one), and the lowest plan is improved by
