@@ -46,6 +46,7 @@
 #include <numeric>
 #include <string>
 #include <tuple>
+#include <unordered_map>
 
 #include "planner/lower_bound.h"
 #include "planner/overlap_graph.h"
@@ -593,7 +594,10 @@ class Search {
 // the slack of a subset sum of theirs (bitsets, kept per section pair).
 // Symmetries: of identical new items one is tried at a spot; two adjacent
 // new items that end together (the future sees only their union) go in one
-// order.
+// order. Transpositions: what a section's search can do depends only on
+// the offsets of the items that live on into it, so the layouts it failed
+// under are kept (in full, per capacity, up to a memory cap) and not
+// searched again, by the same restart or a later one.
 class Sweep {
  public:
   Sweep(const std::vector<Item>& items, size_t sections)
@@ -603,11 +607,31 @@ class Sweep {
         slack_(sections, 0),
         waste_(sections, 0),
         layout_(sections),
-        stacks_(sections) {
+        stacks_(sections),
+        keys_(sections) {
     for (uint32_t i = 0; i < items_.size(); ++i) {
       by_start_[items_[i].lo].push_back(i);
       for (uint32_t s = items_[i].lo; s <= items_[i].hi; ++s) {
         total_[s] += items_[i].padded;
+      }
+    }
+    // The items that live on into each section from the one before.
+    crossing_begin_.assign(sections + 1, 0);
+    for (const Item& item : items_) {
+      for (uint32_t s = item.lo + 1; s <= item.hi; ++s)
+        ++crossing_begin_[s + 1];
+    }
+    for (size_t t = 0; t < sections; ++t) {
+      crossing_begin_[t + 1] += crossing_begin_[t];
+    }
+    crossing_.resize(crossing_begin_[sections]);
+    {
+      std::vector<size_t> fill(crossing_begin_.begin(),
+                               crossing_begin_.end() - 1);
+      for (uint32_t i = 0; i < items_.size(); ++i) {
+        for (uint32_t s = items_[i].lo + 1; s <= items_[i].hi; ++s) {
+          crossing_[fill[s]++] = i;
+        }
       }
     }
     // The orders new items are tried in, one per restart: larger first (big
@@ -650,6 +674,10 @@ class Sweep {
   // kInfeasible is a proof only where complete().
   Outcome FitsIn(uint64_t capacity, uint64_t padded_capacity,
                  Clock::time_point deadline, uint64_t nodes) {
+    if (capacity != capacity_ || padded_capacity != padded_capacity_) {
+      failed_.clear();
+      failed_keys_.clear();
+    }
     capacity_ = capacity;
     complete_ = true;
     for (size_t s = 0; s < total_.size(); ++s) {
@@ -671,9 +699,13 @@ class Sweep {
       bits_.clear();
     }
     deadline_ = deadline;
-    // Restarts: each order in turn, node limits doubling from the item
-    // count, as the general search does.
-    uint64_t limit = std::max<uint64_t>(nodes / 2, 1024);
+    // Restarts: each order in turn, node limits doubling from
+    // kFirstLimitPerItem nodes an item, so that one unlucky order does not
+    // take the whole budget (each of them alone misses some of the
+    // generated tilings) while a lucky one has room to go deep; layouts
+    // refuted by one order stay refuted for the next.
+    uint64_t limit =
+        std::max<uint64_t>(items_.size() * kFirstLimitPerItem, 1024);
     while (true) {
       for (const std::vector<std::vector<uint32_t>>& order : orders_) {
         if (nodes == 0 || Clock::now() > deadline_) {
@@ -706,7 +738,9 @@ class Sweep {
   static constexpr uint32_t kMaxHorizon = 64;
   static constexpr uint32_t kUnknown = kNone;
   static constexpr uint32_t kSkipped = kNone - 1;
-  static constexpr size_t kMaxBitWords = size_t{4} << 20;  // 32 MiB.
+  static constexpr size_t kMaxBitWords = size_t{4} << 20;     // 32 MiB.
+  static constexpr size_t kMaxFailedWords = size_t{4} << 20;  // 32 MiB.
+  static constexpr uint64_t kFirstLimitPerItem = 4096;
 
   // A section's layout from below: a surviving item, or a gap to fill.
   struct Segment {
@@ -811,6 +845,50 @@ class Sweep {
   Outcome Column(uint32_t t) {
     if (t == stacks_.size()) return Outcome::kFound;
     if (!Tick()) return Outcome::kOutOfBudget;
+    // What is below section t is only the offsets of the items that live on
+    // into it: a layout that failed once fails again, whatever led to it.
+    std::vector<uint64_t>& key = keys_[t];
+    key.assign(1, t);
+    for (size_t k = crossing_begin_[t]; k < crossing_begin_[t + 1]; ++k) {
+      key.push_back(solution_[crossing_[k]]);
+    }
+    const uint64_t hash = HashOf(key);
+    if (Failed(hash, key)) return Outcome::kInfeasible;
+    const Outcome outcome = EnterColumn(t);
+    if (outcome == Outcome::kInfeasible &&
+        failed_keys_.size() + key.size() + 1 <= kMaxFailedWords) {
+      failed_.emplace(hash, failed_keys_.size());
+      failed_keys_.push_back(key.size());
+      failed_keys_.insert(failed_keys_.end(), key.begin(), key.end());
+    }
+    return outcome;
+  }
+
+  static uint64_t HashOf(const std::vector<uint64_t>& key) {
+    uint64_t hash = 0x9E3779B97F4A7C15ull;
+    for (uint64_t word : key) {
+      hash ^= word + 0x9E3779B97F4A7C15ull + (hash << 6) + (hash >> 2);
+      hash *= 0xBF58476D1CE4E5B9ull;
+      hash ^= hash >> 31;
+    }
+    return hash;
+  }
+
+  // Whether `key` is a layout that failed (compared in full, so a proof
+  // never rests on a hash).
+  bool Failed(uint64_t hash, const std::vector<uint64_t>& key) const {
+    const auto [first, last] = failed_.equal_range(hash);
+    for (auto it = first; it != last; ++it) {
+      const uint64_t* stored = &failed_keys_[it->second];
+      if (stored[0] == key.size() &&
+          std::equal(key.begin(), key.end(), stored + 1)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  Outcome EnterColumn(uint32_t t) {
     std::vector<Segment>& layout = layout_[t];
     layout.clear();
     uint64_t at = 0;
@@ -936,6 +1014,14 @@ class Sweep {
   const std::vector<std::vector<uint32_t>>* starting_ = nullptr;
   std::vector<std::vector<Segment>> layout_;   // Per section.
   std::vector<std::vector<uint32_t>> stacks_;  // Per section, by offset.
+  std::vector<size_t> crossing_begin_;  // crossing_[begin[t], begin[t + 1]):
+  std::vector<uint32_t> crossing_;      // items live at t - 1 and t.
+  // The layouts entering a section (the section, then its crossing items'
+  // offsets) under which the sweep failed at this capacity: a hash, then a
+  // position in failed_keys_ (the key's length, then the key).
+  std::unordered_multimap<uint64_t, size_t> failed_;
+  std::vector<uint64_t> failed_keys_;
+  std::vector<std::vector<uint64_t>> keys_;  // Per section, scratch.
   std::vector<uint8_t> used_;
   std::vector<uint64_t> solution_;
   uint64_t capacity_ = 0;
@@ -1046,16 +1132,26 @@ Result<Placement> ExactAlgorithm::Place(const std::vector<PlanItem>& items,
                                        static_cast<double>(nodes_left)));
     const uint64_t padded_capacity = AlignUp(capacity, granule);
     // Where every section holds the capacity exactly the sweep decides
-    // alone. Elsewhere the offset-ordered search (which can prove) goes
-    // first with two thirds, then the sweep: with slack it finds some
-    // aligned packings fast, but none of MiniMalloc's asplos2024 problems
-    // at their capacity, where the search finds most.
+    // (finds or refutes) with two thirds, then the offset-ordered search
+    // with the rest: some tilings defeat every order of the sweep and not
+    // the search. Elsewhere the search (which can prove) goes first with
+    // two thirds, then the sweep: with slack it finds some aligned
+    // packings fast, but none of MiniMalloc's asplos2024 problems at their
+    // capacity, where the search finds most.
     const bool exact_sweep = search.EverySectionHolds(padded_capacity);
     Outcome outcome;
     bool swept = false;
     if (exact_sweep) {
-      outcome = sweep.FitsIn(capacity, padded_capacity, until, nodes);
+      const Clock::time_point two_thirds = now + (until - now) * 2 / 3;
+      outcome =
+          sweep.FitsIn(capacity, padded_capacity, two_thirds, nodes / 3 * 2);
       swept = outcome == Outcome::kFound;
+      if (outcome == Outcome::kOutOfBudget) {
+        const uint64_t spent =
+            sweep.total_nodes() + search.total_nodes() - before;
+        outcome =
+            search.FitsIn(capacity, until, nodes - std::min(nodes, spent));
+      }
     } else {
       const Clock::time_point two_thirds = now + (until - now) * 2 / 3;
       outcome = search.FitsIn(capacity, two_thirds, nodes / 3 * 2);
