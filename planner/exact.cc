@@ -82,6 +82,50 @@ uint64_t AlignUp(uint64_t value, uint64_t alignment) {
   return out;
 }
 
+// States (each a list of words) under which a search failed at one
+// capacity, so that it need not search them again. Compared in full, so a
+// proof never rests on a hash; up to kMaxWords words in all.
+class Refuted {
+ public:
+  bool Contains(const std::vector<uint64_t>& key) const {
+    const auto [first, last] = index_.equal_range(HashOf(key));
+    for (auto it = first; it != last; ++it) {
+      const uint64_t* stored = &words_[it->second];
+      if (stored[0] == key.size() &&
+          std::equal(key.begin(), key.end(), stored + 1)) {
+        return true;
+      }
+    }
+    return false;
+  }
+  void Add(const std::vector<uint64_t>& key) {
+    if (words_.size() + key.size() + 1 > kMaxWords) return;
+    index_.emplace(HashOf(key), words_.size());
+    words_.push_back(key.size());
+    words_.insert(words_.end(), key.begin(), key.end());
+  }
+  void Clear() {
+    index_.clear();
+    words_.clear();
+  }
+
+ private:
+  static constexpr size_t kMaxWords = size_t{4} << 20;  // 32 MiB.
+
+  static uint64_t HashOf(const std::vector<uint64_t>& key) {
+    uint64_t hash = 0x9E3779B97F4A7C15ull;
+    for (uint64_t word : key) {
+      hash ^= word + 0x9E3779B97F4A7C15ull + (hash << 6) + (hash >> 2);
+      hash *= 0xBF58476D1CE4E5B9ull;
+      hash ^= hash >> 31;
+    }
+    return hash;
+  }
+
+  std::unordered_multimap<uint64_t, size_t> index_;  // Hash -> words_ index.
+  std::vector<uint64_t> words_;  // Each key's length, then the key.
+};
+
 // What a static preorder compares, each larger first.
 enum class Key : uint8_t {
   kLength,   // Lifetime, in the caller's times.
@@ -186,6 +230,7 @@ class Search {
   // run out. A found plan is in solution().
   Outcome FitsIn(uint64_t capacity, Clock::time_point deadline,
                  uint64_t nodes) {
+    if (capacity != capacity_) refuted_.Clear();
     capacity_ = capacity;
     padded_capacity_ = AlignUp(capacity, granule_);
     if (!FitsUnder(0, max_section_bytes(), padded_capacity_)) {
@@ -378,15 +423,37 @@ class Search {
     }
     Outcome outcome = Outcome::kFound;
     std::vector<std::pair<uint32_t, uint32_t>> rank_log;
+    std::vector<uint64_t> key;
     for (const Part& sub : parts) {
       if (per_part_ != nullptr) RerankPart(sub, &rank_log);
+      PartKey(sub, &key);
+      if (refuted_.Contains(key)) {
+        outcome = Outcome::kInfeasible;
+        break;
+      }
       outcome = Dfs(sub, 0, 0);
+      if (outcome == Outcome::kInfeasible) refuted_.Add(key);
       if (outcome != Outcome::kFound) break;
     }
     for (const auto& [j, rank] : rank_log) rank_[j] = rank;
     arena_.resize(top);
     for (size_t k = part.begin; k < part.end; ++k) pos_[arena_[k]] = k;
     return outcome;
+  }
+
+  // All a part's search depends on: its sections, its items, and per item
+  // its lowest offset and what sits right below it in its first section
+  // (for the swap pruning). Two paths that leave a part in one state share
+  // its outcome.
+  void PartKey(const Part& part, std::vector<uint64_t>* key) const {
+    key->assign({part.lo, part.hi});
+    std::vector<uint32_t> members(arena_.begin() + part.begin,
+                                  arena_.begin() + part.end);
+    std::sort(members.begin(), members.end());
+    for (uint32_t j : members) {
+      const uint32_t lo = items_[j].lo;
+      key->insert(key->end(), {j, min_offset_[j], top_[lo], floor_[lo]});
+    }
   }
 
   Outcome Dfs(const Part& part, uint64_t last_offset, uint32_t last_rank) {
@@ -575,6 +642,8 @@ class Search {
   std::vector<std::pair<uint64_t, uint32_t>> floor_log_;
   std::vector<uint32_t> cut_log_;  // Sections where a new part starts.
   std::vector<uint64_t> solution_;
+  // The parts (PartKey) that have no plan at this capacity.
+  Refuted refuted_;
 };
 
 // A sweep over time. At each section the items that ended leave gaps in the
@@ -675,8 +744,7 @@ class Sweep {
   Outcome FitsIn(uint64_t capacity, uint64_t padded_capacity,
                  Clock::time_point deadline, uint64_t nodes) {
     if (capacity != capacity_ || padded_capacity != padded_capacity_) {
-      failed_.clear();
-      failed_keys_.clear();
+      refuted_.Clear();
     }
     capacity_ = capacity;
     complete_ = true;
@@ -738,8 +806,7 @@ class Sweep {
   static constexpr uint32_t kMaxHorizon = 64;
   static constexpr uint32_t kUnknown = kNone;
   static constexpr uint32_t kSkipped = kNone - 1;
-  static constexpr size_t kMaxBitWords = size_t{4} << 20;     // 32 MiB.
-  static constexpr size_t kMaxFailedWords = size_t{4} << 20;  // 32 MiB.
+  static constexpr size_t kMaxBitWords = size_t{4} << 20;  // 32 MiB.
   static constexpr uint64_t kFirstLimitPerItem = 4096;
 
   // A section's layout from below: a surviving item, or a gap to fill.
@@ -852,40 +919,10 @@ class Sweep {
     for (size_t k = crossing_begin_[t]; k < crossing_begin_[t + 1]; ++k) {
       key.push_back(solution_[crossing_[k]]);
     }
-    const uint64_t hash = HashOf(key);
-    if (Failed(hash, key)) return Outcome::kInfeasible;
+    if (refuted_.Contains(key)) return Outcome::kInfeasible;
     const Outcome outcome = EnterColumn(t);
-    if (outcome == Outcome::kInfeasible &&
-        failed_keys_.size() + key.size() + 1 <= kMaxFailedWords) {
-      failed_.emplace(hash, failed_keys_.size());
-      failed_keys_.push_back(key.size());
-      failed_keys_.insert(failed_keys_.end(), key.begin(), key.end());
-    }
+    if (outcome == Outcome::kInfeasible) refuted_.Add(key);
     return outcome;
-  }
-
-  static uint64_t HashOf(const std::vector<uint64_t>& key) {
-    uint64_t hash = 0x9E3779B97F4A7C15ull;
-    for (uint64_t word : key) {
-      hash ^= word + 0x9E3779B97F4A7C15ull + (hash << 6) + (hash >> 2);
-      hash *= 0xBF58476D1CE4E5B9ull;
-      hash ^= hash >> 31;
-    }
-    return hash;
-  }
-
-  // Whether `key` is a layout that failed (compared in full, so a proof
-  // never rests on a hash).
-  bool Failed(uint64_t hash, const std::vector<uint64_t>& key) const {
-    const auto [first, last] = failed_.equal_range(hash);
-    for (auto it = first; it != last; ++it) {
-      const uint64_t* stored = &failed_keys_[it->second];
-      if (stored[0] == key.size() &&
-          std::equal(key.begin(), key.end(), stored + 1)) {
-        return true;
-      }
-    }
-    return false;
   }
 
   Outcome EnterColumn(uint32_t t) {
@@ -1017,10 +1054,8 @@ class Sweep {
   std::vector<size_t> crossing_begin_;  // crossing_[begin[t], begin[t + 1]):
   std::vector<uint32_t> crossing_;      // items live at t - 1 and t.
   // The layouts entering a section (the section, then its crossing items'
-  // offsets) under which the sweep failed at this capacity: a hash, then a
-  // position in failed_keys_ (the key's length, then the key).
-  std::unordered_multimap<uint64_t, size_t> failed_;
-  std::vector<uint64_t> failed_keys_;
+  // offsets) under which the sweep failed at this capacity.
+  Refuted refuted_;
   std::vector<std::vector<uint64_t>> keys_;  // Per section, scratch.
   std::vector<uint8_t> used_;
   std::vector<uint64_t> solution_;
