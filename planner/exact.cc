@@ -758,13 +758,7 @@ class Sweep {
       unit_ = padded_capacity;
       for (const Item& item : items_) unit_ = std::gcd(unit_, item.padded);
       if (unit_ == 0) unit_ = 1;
-      // As far ahead as the bitsets for every section fit in memory.
-      const size_t words = (padded_capacity_ / unit_) / 64 + 1;
-      horizon_ = static_cast<uint32_t>(std::clamp<size_t>(
-          kMaxBitWords / (words * std::max<size_t>(stacks_.size(), 1)), 1,
-          kMaxHorizon));
-      windows_.assign(stacks_.size() * horizon_, kUnknown);
-      bits_.clear();
+      SizeWindows();
     }
     deadline_ = deadline;
     // Restarts: each order in turn, node limits doubling from
@@ -804,8 +798,8 @@ class Sweep {
  private:
   static constexpr uint32_t kNone = std::numeric_limits<uint32_t>::max();
   static constexpr uint32_t kMaxHorizon = 64;
-  static constexpr uint32_t kUnknown = kNone;
-  static constexpr uint32_t kSkipped = kNone - 1;
+  static constexpr size_t kUnknown = std::numeric_limits<size_t>::max();
+  static constexpr size_t kSkipped = kUnknown - 1;
   static constexpr size_t kMaxBitWords = size_t{4} << 20;  // 32 MiB.
   static constexpr uint64_t kFirstLimitPerItem = 4096;
 
@@ -838,25 +832,61 @@ class Sweep {
     return true;
   }
 
+  // The sum (in units, at most the capacity's) of the items that start
+  // after t and live at t + d, for d up to kMaxHorizon: a window there is at
+  // most that plus the slack, and its bitset needs no more bits. Then the
+  // horizon: as far ahead as every section's bitsets fit in kMaxBitWords.
+  void SizeWindows() {
+    const size_t sections = stacks_.size();
+    const uint64_t most = padded_capacity_ / unit_;
+    std::vector<std::vector<uint32_t>> by_end(sections);
+    for (uint32_t i = 0; i < items_.size(); ++i) {
+      by_end[items_[i].hi].push_back(i);
+    }
+    window_sums_.assign(sections * kMaxHorizon, 0);
+    std::vector<size_t> words(kMaxHorizon + 1, 0);  // Per horizon, in all.
+    for (uint32_t t = 0; t < sections; ++t) {
+      uint64_t sum = 0;  // Of the items starting in (t, t + d], live there.
+      for (uint32_t d = 1; d <= kMaxHorizon && t + d < sections; ++d) {
+        for (uint32_t j : by_end[t + d - 1]) {
+          if (items_[j].lo > t) sum -= items_[j].padded / unit_;
+        }
+        for (uint32_t j : by_start_[t + d]) sum += items_[j].padded / unit_;
+        const uint64_t bits = std::min(sum, most);
+        window_sums_[t * kMaxHorizon + (d - 1)] = bits;
+        words[d] += bits / 64 + 1;
+      }
+    }
+    horizon_ = 1;
+    size_t total = words[1];
+    while (horizon_ < kMaxHorizon &&
+           total + words[horizon_ + 1] <= kMaxBitWords) {
+      total += words[++horizon_];
+    }
+    windows_.assign(sections * kMaxHorizon, kUnknown);
+    bits_.clear();
+  }
+
   // Whether `bytes` is within the slack at t + d of a sum of padded sizes
   // of items that start after t and live at t + d (true where the bitset is
   // over the memory cap, or the slack spans too many sums to look at).
   bool WindowFillable(uint32_t t, uint32_t d, uint64_t bytes) {
     const uint64_t slack = slack_[t + d];
-    const uint64_t high = bytes / unit_;
+    const uint64_t sum = window_sums_[t * kMaxHorizon + (d - 1)];
+    const uint64_t high = std::min(bytes / unit_, sum);
     const uint64_t low =
         bytes > slack ? (bytes - slack + unit_ - 1) / unit_ : 0;
     if (low > high) return false;
     if (high - low > 64 * 64) return true;
-    uint32_t& slot = windows_[t * horizon_ + (d - 1)];
-    const size_t words = (padded_capacity_ / unit_) / 64 + 1;
+    size_t& slot = windows_[t * kMaxHorizon + (d - 1)];
+    const size_t words = sum / 64 + 1;
     if (slot == kUnknown) {
       if (bits_.size() + words > kMaxBitWords) {
         slot = kSkipped;
       } else {
-        slot = static_cast<uint32_t>(bits_.size() / words);
+        slot = bits_.size();
         bits_.resize(bits_.size() + words, 0);
-        uint64_t* b = &bits_[static_cast<size_t>(slot) * words];
+        uint64_t* b = &bits_[slot];
         b[0] = 1;
         for (uint32_t s = t + 1; s <= t + d; ++s) {
           for (uint32_t j : by_start_[s]) {
@@ -873,7 +903,7 @@ class Sweep {
       }
     }
     if (slot == kSkipped) return true;
-    const uint64_t* b = &bits_[static_cast<size_t>(slot) * words];
+    const uint64_t* b = &bits_[slot];
     for (uint64_t bit = low; bit <= high; ++bit) {
       if ((bit % 64) == 0 && bit + 63 <= high) {
         if (b[bit / 64] != 0) return true;
@@ -1064,8 +1094,10 @@ class Sweep {
   uint64_t unit_ = 1;  // gcd of the padded sizes and capacity.
   uint32_t horizon_ = 1;
   // Per (section, distance): a bitset of the subset sums (in units) of the
-  // items that start after the section and live at the distance.
-  std::vector<uint32_t> windows_;
+  // items that start after the section and live at the distance, as a
+  // position in bits_ (or kUnknown, kSkipped), and the largest such sum.
+  std::vector<size_t> windows_;
+  std::vector<uint64_t> window_sums_;
   std::vector<uint64_t> bits_;
   Clock::time_point deadline_;
   uint64_t nodes_ = 0;
