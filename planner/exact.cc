@@ -881,6 +881,13 @@ class Sweep {
     size_t& slot = windows_[t * kMaxHorizon + (d - 1)];
     const size_t words = sum / 64 + 1;
     if (slot == kUnknown) {
+      // A bitset costs up to its words times its items, far more than a
+      // node: building them is what overruns a small budget, so the
+      // deadline is checked before each (and the search stops, unpruned).
+      if (Clock::now() > deadline_) {
+        node_limit_ = 0;
+        return true;
+      }
       if (bits_.size() + words > kMaxBitWords) {
         slot = kSkipped;
       } else {
