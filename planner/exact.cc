@@ -865,6 +865,47 @@ class Sweep {
     }
     windows_.assign(sections * kMaxHorizon, kUnknown);
     bits_.clear();
+    bits_.reserve(std::min(total, kMaxBitWords));  // Never moved.
+  }
+
+  // The bitsets of the windows that end at section e, from (t, e) up to the
+  // nearest one built: the items that start in (s, e] and live at e grow,
+  // as s falls, by those that start at s + 1, so each bitset is the next
+  // one's shifted by only those (and not by all its items, which made
+  // building them cost more than the search they prune).
+  void BuildWindows(uint32_t t, uint32_t e) {
+    auto index = [e](uint32_t s) { return s * kMaxHorizon + (e - s - 1); };
+    uint32_t from = t + 1;  // (from, e) is built, or from == e (no items).
+    while (from < e && windows_[index(from)] >= kSkipped) ++from;
+    for (uint32_t s = from; s-- > t;) {
+      const size_t words = window_sums_[index(s)] / 64 + 1;
+      if (bits_.size() + words > kMaxBitWords) {
+        windows_[index(t)] = kSkipped;
+        return;
+      }
+      const size_t slot = bits_.size();
+      windows_[index(s)] = slot;
+      bits_.resize(slot + words, 0);
+      uint64_t* b = &bits_[slot];
+      if (s + 1 < e) {
+        const size_t next = windows_[index(s + 1)];
+        const size_t next_words = window_sums_[index(s + 1)] / 64 + 1;
+        std::copy(&bits_[next], &bits_[next] + std::min(words, next_words),
+                  b);
+      } else {
+        b[0] = 1;
+      }
+      for (uint32_t j : by_start_[s + 1]) {
+        if (items_[j].hi < e) continue;
+        const uint64_t shift = items_[j].padded / unit_;
+        const size_t ws = shift / 64, bs = shift % 64;
+        for (size_t w = words; w-- > ws;) {
+          uint64_t v = b[w - ws] << bs;
+          if (bs != 0 && w > ws) v |= b[w - ws - 1] >> (64 - bs);
+          b[w] |= v;
+        }
+      }
+    }
   }
 
   // Whether `bytes` is within the slack at t + d of a sum of padded sizes
@@ -878,8 +919,7 @@ class Sweep {
         bytes > slack ? (bytes - slack + unit_ - 1) / unit_ : 0;
     if (low > high) return false;
     if (high - low > 64 * 64) return true;
-    size_t& slot = windows_[t * kMaxHorizon + (d - 1)];
-    const size_t words = sum / 64 + 1;
+    const size_t& slot = windows_[t * kMaxHorizon + (d - 1)];
     if (slot == kUnknown) {
       // A bitset costs up to its words times its items, far more than a
       // node: building them is what overruns a small budget, so the
@@ -888,26 +928,7 @@ class Sweep {
         node_limit_ = 0;
         return true;
       }
-      if (bits_.size() + words > kMaxBitWords) {
-        slot = kSkipped;
-      } else {
-        slot = bits_.size();
-        bits_.resize(bits_.size() + words, 0);
-        uint64_t* b = &bits_[slot];
-        b[0] = 1;
-        for (uint32_t s = t + 1; s <= t + d; ++s) {
-          for (uint32_t j : by_start_[s]) {
-            if (items_[j].hi < t + d) continue;
-            const uint64_t shift = items_[j].padded / unit_;
-            const size_t ws = shift / 64, bs = shift % 64;
-            for (size_t w = words; w-- > ws;) {
-              uint64_t v = b[w - ws] << bs;
-              if (bs != 0 && w > ws) v |= b[w - ws - 1] >> (64 - bs);
-              b[w] |= v;
-            }
-          }
-        }
-      }
+      BuildWindows(t, t + d);
     }
     if (slot == kSkipped) return true;
     const uint64_t* b = &bits_[slot];
