@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <chrono>
 #include <numeric>
 #include <optional>
 #include <utility>
@@ -30,7 +31,7 @@ constexpr uint64_t kWorkPerItem = 256;
 // Squeaky-wheel dives: at most this many, while their work (items plus
 // pairs of overlapping lifetimes, per dive) stays within kDiveWork: 50 dives
 // at 3,000 pairs, 5 at 30,000, none past 150,000.
-constexpr int kMaxDives = 50;
+constexpr uint64_t kMaxDives = 50;
 constexpr uint64_t kDiveWork = 150'000;
 // A dive at most this many percent above the best so far is also mirrored
 // and compacted once (Tries::FlipOf): on asplos2024 B..K that takes the
@@ -291,6 +292,77 @@ class Tries {
   std::vector<std::pair<uint64_t, std::vector<uint64_t>>> held_;
 };
 
+// Best fit's own order: largest first, then longest, then item order.
+std::vector<size_t> BySize(const std::vector<PlanItem>& items) {
+  std::vector<size_t> by_size(items.size());
+  std::iota(by_size.begin(), by_size.end(), 0);
+  std::sort(by_size.begin(), by_size.end(), [&](size_t a, size_t b) {
+    if (items[a].size != items[b].size) return items[a].size > items[b].size;
+    if (Span(items[a]) != Span(items[b])) {
+      return Span(items[a]) > Span(items[b]);
+    }
+    return a < b;
+  });
+  return by_size;
+}
+
+// By size x lifetime, larger first (ties: by_size's order).
+std::vector<size_t> ByArea(const std::vector<PlanItem>& items,
+                           std::vector<size_t> by_size) {
+  std::stable_sort(by_size.begin(), by_size.end(), [&](size_t a, size_t b) {
+    return static_cast<unsigned __int128>(items[a].size) * Span(items[a]) >
+           static_cast<unsigned __int128>(items[b].size) * Span(items[b]);
+  });
+  return by_size;
+}
+
+// The pairs of lifetimes that meet, for best fit's placements and the
+// dives; none past 4096 items or where more than half the dives' work
+// would be pairs (best fit then finds conflicts by itself).
+std::optional<OverlapGraph> DiveGraph(const std::vector<PlanItem>& items) {
+  if (items.size() > MultiFitAlgorithm::kMaxSkylineItems) return std::nullopt;
+  return OverlapGraph::Build(
+      items.size(), [&](size_t i) { return items[i].lifetime.first; },
+      [&](size_t i) { return items[i].lifetime.last; },
+      [&](size_t i) { return items[i].size == 0; }, kDiveWork / 2);
+}
+
+// Squeaky-wheel dives (Joslin and Clements, JAIR 1999) from the area
+// ranks, kept in `tries`, while `more(dives so far)` and the best is above
+// the lower bound: each dive's items that end above the bound gain
+// priority in proportion to how far above, so the next dive places them
+// before their peers.
+template <typename More>
+void RunDives(const std::vector<PlanItem>& items,
+              const OverlapGraph& overlaps,
+              const std::vector<uint64_t>& area_rank, uint64_t lower_bound,
+              Tries* tries, More more) {
+  const size_t n = items.size();
+  Dives dives(items, overlaps);
+  std::vector<double> priority(area_rank.begin(), area_rank.end());
+  for (uint64_t dive = 0; more(dive) && tries->height() > lower_bound;
+       ++dive) {
+    std::optional<std::vector<uint64_t>> dived = dives.Dive(priority);
+    if (!dived) break;
+    std::vector<uint64_t> offsets = std::move(*dived);
+    const uint64_t height = PlacementHeight(items, offsets);
+    for (size_t i = 0; i < n && height > lower_bound; ++i) {
+      const uint64_t end = offsets[i] + items[i].size;
+      if (end > lower_bound) {
+        priority[i] += static_cast<double>(n) *
+                       static_cast<double>(end - lower_bound) /
+                       static_cast<double>(height - lower_bound);
+      }
+    }
+    if (static_cast<unsigned __int128>(height) * 100 <=
+        static_cast<unsigned __int128>(tries->height()) *
+            (100 + kFlipNearPercent)) {
+      tries->FlipOf(offsets, height);
+    }
+    tries->Keep(std::move(offsets));
+  }
+}
+
 }  // namespace
 
 Result<Placement> MultiFitAlgorithm::Place(const std::vector<PlanItem>& items,
@@ -301,26 +373,8 @@ Result<Placement> MultiFitAlgorithm::Place(const std::vector<PlanItem>& items,
   const TimeAxis times = LifetimeAxis(items);
   Tries tries(items, times);
 
-  // Best fit's own order: largest first, then longest, then item order.
-  std::vector<size_t> by_size(n);
-  std::iota(by_size.begin(), by_size.end(), 0);
-  std::sort(by_size.begin(), by_size.end(), [&](size_t a, size_t b) {
-    if (items[a].size != items[b].size) return items[a].size > items[b].size;
-    if (Span(items[a]) != Span(items[b])) {
-      return Span(items[a]) > Span(items[b]);
-    }
-    return a < b;
-  });
-  // The pairs of lifetimes that meet, for best fit's placements and the
-  // dives; none past 4096 items or where more than half the dives' work
-  // would be pairs (best fit then finds conflicts by itself).
-  std::optional<OverlapGraph> overlaps;
-  if (n <= kMaxSkylineItems) {
-    overlaps = OverlapGraph::Build(
-        n, [&](size_t i) { return items[i].lifetime.first; },
-        [&](size_t i) { return items[i].lifetime.last; },
-        [&](size_t i) { return items[i].size == 0; }, kDiveWork / 2);
-  }
+  const std::vector<size_t> by_size = BySize(items);
+  const std::optional<OverlapGraph> overlaps = DiveGraph(items);
   if (overlaps) tries.UseOverlaps(&*overlaps);
   tries.Keep(tries.PlaceInOrder(by_size));
   // Nothing beats the most bytes live at once.
@@ -329,11 +383,7 @@ Result<Placement> MultiFitAlgorithm::Place(const std::vector<PlanItem>& items,
     return tries.Take();
   }
 
-  std::vector<size_t> by_area = by_size;
-  std::stable_sort(by_area.begin(), by_area.end(), [&](size_t a, size_t b) {
-    return static_cast<unsigned __int128>(items[a].size) * Span(items[a]) >
-           static_cast<unsigned __int128>(items[b].size) * Span(items[b]);
-  });
+  const std::vector<size_t> by_area = ByArea(items, by_size);
   const uint64_t max_work = kWorkPerItem * (n + times.size());
   const std::vector<uint64_t> size_rank = Ranks(by_size);
   const std::vector<uint64_t> area_rank = Ranks(by_area);
@@ -348,36 +398,12 @@ Result<Placement> MultiFitAlgorithm::Place(const std::vector<PlanItem>& items,
         tries.Hold(SkylinePlace(items, times, *rank, direction, max_work));
       }
     }
-  }
-  // Squeaky-wheel dives (Joslin and Clements, JAIR 1999): each dive's
-  // items that end above the lower bound gain priority in proportion to
-  // how far above, so the next dive places them before their peers.
-  if (overlaps) {
-    Dives dives(items, *overlaps);
-    std::vector<double> priority(area_rank.begin(), area_rank.end());
-    uint64_t work = 0;
-    for (int dive = 0; dive < kMaxDives && work + dives.work() <= kDiveWork &&
-                       tries.height() > lower_bound;
-         ++dive, work += dives.work()) {
-      std::optional<std::vector<uint64_t>> dived = dives.Dive(priority);
-      if (!dived) break;
-      std::vector<uint64_t> offsets = std::move(*dived);
-      const uint64_t height = PlacementHeight(items, offsets);
-      for (size_t i = 0; i < n && height > lower_bound; ++i) {
-        const uint64_t end = offsets[i] + items[i].size;
-        if (end > lower_bound) {
-          priority[i] += static_cast<double>(n) *
-                         static_cast<double>(end - lower_bound) /
-                         static_cast<double>(height - lower_bound);
-        }
-      }
-      if (static_cast<unsigned __int128>(height) * 100 <=
-          static_cast<unsigned __int128>(tries.height()) *
-              (100 + kFlipNearPercent)) {
-        tries.FlipOf(offsets, height);
-      }
-      tries.Keep(std::move(offsets));
-    }
+  } else {
+    const uint64_t per_dive = Dives(items, *overlaps).work();
+    RunDives(items, *overlaps, area_rank, lower_bound, &tries,
+             [per_dive](uint64_t dive) {
+               return dive < kMaxDives && (dive + 1) * per_dive <= kDiveWork;
+             });
   }
   // Sizes scaled by a random factor in [0, 1): other ties, other choices.
   Jitter jitter;
@@ -394,6 +420,28 @@ Result<Placement> MultiFitAlgorithm::Place(const std::vector<PlanItem>& items,
   }
   tries.CompactHeld();
   tries.Flip();
+  return tries.Take();
+}
+
+std::optional<Placement> DiveUntil(const std::vector<PlanItem>& items,
+                                   uint64_t max_dives,
+                                   std::chrono::steady_clock::time_point until,
+                                   uint64_t* dives) {
+  *dives = 0;
+  if (!ValidatePlanItems(items).ok() || items.empty()) return std::nullopt;
+  const std::optional<OverlapGraph> overlaps = DiveGraph(items);
+  if (!overlaps) return std::nullopt;
+  const TimeAxis times = LifetimeAxis(items);
+  Tries tries(items, times);
+  tries.UseOverlaps(&*overlaps);
+  const std::vector<size_t> by_size = BySize(items);
+  tries.Keep(tries.PlaceInOrder(by_size));
+  RunDives(items, *overlaps, Ranks(ByArea(items, by_size)),
+           LiveBytesLowerBound(items), &tries, [&](uint64_t dive) {
+             *dives = dive;
+             return dive < max_dives &&
+                    std::chrono::steady_clock::now() < until;
+           });
   return tries.Take();
 }
 

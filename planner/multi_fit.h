@@ -18,7 +18,9 @@
 // Deterministic: the jitter has a fixed seed.
 #pragma once
 
+#include <chrono>
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -37,6 +39,17 @@ class MultiFitAlgorithm : public Algorithm {
   Result<Placement> Place(const std::vector<PlanItem>& items,
                           const AlgorithmOptions& options) const override;
 };
+
+// multi_fit's squeaky-wheel dives (best fit, then dives with their flips)
+// past multi_fit's bound on their number: up to `max_dives` dives, until
+// `until` (checked before each dive), or until a plan at the live-bytes
+// bound. The lowest plan found, and in *dives how many dives ran; empty
+// where multi_fit would not dive (more than kMaxSkylineItems items, or an
+// overlap graph past its bound) or the items are invalid.
+std::optional<Placement> DiveUntil(const std::vector<PlanItem>& items,
+                                   uint64_t max_dives,
+                                   std::chrono::steady_clock::time_point until,
+                                   uint64_t* dives);
 
 }  // namespace planner
 }  // namespace memplan

@@ -1,5 +1,7 @@
 #include "planner/multi_fit.h"
 
+#include <chrono>
+#include <optional>
 #include <random>
 
 #include "gmock/gmock.h"
@@ -135,6 +137,77 @@ TEST(MultiFitTest, EmptyInputsAndErrors) {
   EXPECT_THAT(zero->offsets, ElementsAre(0));
   EXPECT_EQ(zero->height, 0u);
   EXPECT_EQ(MakeAlgorithm("multi_fit")->name(), "multi_fit");
+}
+
+TEST(DiveUntilTest, BestFitsPlanWhenNoDiveRuns) {
+  const std::vector<PlanItem> items = RandomItems(5, 120);
+  Result<Placement> best_fit = BestFitAlgorithm().Place(items, {});
+  ASSERT_TRUE(best_fit.ok());
+  const auto far = std::chrono::steady_clock::now() + std::chrono::hours(1);
+  uint64_t dives = 99;
+  std::optional<Placement> none = DiveUntil(items, 0, far, &dives);
+  ASSERT_TRUE(none.has_value());
+  EXPECT_EQ(dives, 0u);
+  EXPECT_EQ(none->offsets, best_fit->offsets);
+  // A deadline already passed: no dive either.
+  dives = 99;
+  std::optional<Placement> late =
+      DiveUntil(items, 1000, std::chrono::steady_clock::now(), &dives);
+  ASSERT_TRUE(late.has_value());
+  EXPECT_EQ(dives, 0u);
+  EXPECT_EQ(late->offsets, best_fit->offsets);
+}
+
+TEST(DiveUntilTest, MoreDivesNeverHigherAndEachPlanValid) {
+  const auto far = std::chrono::steady_clock::now() + std::chrono::hours(1);
+  int lowered = 0;
+  for (uint32_t seed = 1; seed <= 10; ++seed) {
+    const std::vector<PlanItem> items = RandomItems(seed, 150);
+    SCOPED_TRACE("seed " + std::to_string(seed));
+    uint64_t few_dives = 0, many_dives = 0;
+    std::optional<Placement> few = DiveUntil(items, 10, far, &few_dives);
+    std::optional<Placement> many = DiveUntil(items, 400, far, &many_dives);
+    ASSERT_TRUE(few.has_value() && many.has_value());
+    ExpectValid(items, *few);
+    ExpectValid(items, *many);
+    EXPECT_LE(few_dives, 10u);
+    EXPECT_LE(many_dives, 400u);
+    // The same dives in the same order, and the lowest kept.
+    EXPECT_LE(many->height, few->height);
+    EXPECT_GE(many->height, LiveBytesLowerBound(items));
+    // Short of the bound, every allowed dive ran.
+    if (many->height > LiveBytesLowerBound(items)) {
+      EXPECT_EQ(many_dives, 400u);
+    }
+    lowered += many->height < few->height;
+  }
+  // The extra dives find lower plans on some of them.
+  EXPECT_GT(lowered, 0);
+}
+
+TEST(DiveUntilTest, StopsAtTheBound) {
+  // PacksWhereDecreasingSizeBestFitLeavesAHole's items: best fit 10, the
+  // bound 7, which a dive reaches; none runs after that.
+  const std::vector<PlanItem> items = {
+      {4, 1, 0, 0}, {1, 1, 1, 1}, {3, 1, 1, 3}, {3, 1, 0, 1}, {4, 1, 3, 5}};
+  const auto far = std::chrono::steady_clock::now() + std::chrono::hours(1);
+  uint64_t dives = 0;
+  std::optional<Placement> placed = DiveUntil(items, 1000, far, &dives);
+  ASSERT_TRUE(placed.has_value());
+  ExpectValid(items, *placed);
+  EXPECT_EQ(placed->height, 7u);
+  EXPECT_GE(dives, 1u);
+  EXPECT_LT(dives, 1000u);
+}
+
+TEST(DiveUntilTest, EmptyWhereMultiFitWouldNotDive) {
+  const auto far = std::chrono::steady_clock::now() + std::chrono::hours(1);
+  uint64_t dives = 0;
+  EXPECT_FALSE(DiveUntil(RandomItems(3, MultiFitAlgorithm::kMaxSkylineItems + 1),
+                         10, far, &dives)
+                   .has_value());
+  EXPECT_FALSE(DiveUntil({{8, 1, 3, 2}}, 10, far, &dives).has_value());
+  EXPECT_FALSE(DiveUntil({}, 10, far, &dives).has_value());
 }
 
 TEST(SkylineTest, FillsEachLowestRunAndGivesUpPastItsWork) {
