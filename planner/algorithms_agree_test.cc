@@ -111,10 +111,10 @@ uint64_t BruteForceOptimum(const std::vector<PlanItem>& items, uint64_t best) {
     for (uint64_t o = 0; o + items[k].size < best; o += items[k].alignment) {
       bool ok = true;
       for (size_t j = 0; j < k && ok; ++j) {
-        ok = !(items[k].lifetime.first <= items[j].lifetime.last &&
-               items[j].lifetime.first <= items[k].lifetime.last &&
-               o < offsets[j] + items[j].size &&
-               offsets[j] < o + items[k].size);
+        ok =
+            !(items[k].lifetime.first <= items[j].lifetime.last &&
+              items[j].lifetime.first <= items[k].lifetime.last &&
+              o < offsets[j] + items[j].size && offsets[j] < o + items[k].size);
       }
       if (!ok) continue;
       offsets[k] = o;

@@ -1,8 +1,9 @@
 // Exact placement as decision searches, "do the items fit under capacity
 // C?", after MiniMalloc (Moffitt, ASPLOS 2023); the code is this project's
 // own. Heights: the lower bound first (on perfect packings that is the whole
-// answer), then bisection up to the best heuristic's height. Each decision
-// runs two searches:
+// answer); where no plan is found there, multi_fit's squeaky-wheel dives for
+// half of what is left; then bisection up to the best height found. Each
+// decision runs two searches:
 //
 // Sweep (below): over time, filling the gaps each section's ending items
 // leave with the items starting there. Where every section holds exactly C
@@ -891,8 +892,7 @@ class Sweep {
       if (s + 1 < e) {
         const size_t next = windows_[index(s + 1)];
         const size_t next_words = window_sums_[index(s + 1)] / 64 + 1;
-        std::copy(&bits_[next], &bits_[next] + std::min(words, next_words),
-                  b);
+        std::copy(&bits_[next], &bits_[next] + std::min(words, next_words), b);
       } else {
         b[0] = 1;
       }
@@ -1285,18 +1285,17 @@ Result<Placement> ExactAlgorithm::Place(const std::vector<PlanItem>& items,
     // Not at the bound: multi_fit's squeaky-wheel dives, unbounded in
     // number, for half of what is left (a dive counted as one node per
     // item). With slack to spare the search finds few plans (on
-    // asplos2024 E none in the 3.75 s at its bound, nor 40 s later), and
-    // the dives find lower ones than any bisection step: asplos2024 at
-    // 5 s, H reaches its bound (proven, was 1.022x), D 1.077x -> 1.069x,
-    // E 1.085x -> 1.076x, J 1.055x -> 1.044x. The bisection then starts
-    // from their height.
+    // asplos2024 E none at its bound in 60 s), and the dives find lower
+    // ones than the bisection did: asplos2024 at 5 s, H reaches its bound
+    // (proven, was 1.022x), D 1.077x -> 1.069x, E 1.085x -> 1.076x,
+    // J 1.055x -> 1.044x. The bisection then starts from their height.
     const Clock::time_point now = Clock::now();
     if (now < deadline && best.height > proven) {
       uint64_t dives = 0;
       const std::optional<Placement> dived = DiveUntil(
           items, nodes_left / 2 / search_items.size(),
-          now + std::chrono::duration_cast<Clock::duration>((deadline - now) /
-                                                            2),
+          now +
+              std::chrono::duration_cast<Clock::duration>((deadline - now) / 2),
           &dives);
       if (dived && dived->height < best.height) {
         best.offsets = dived->offsets;

@@ -1,8 +1,10 @@
 // Exact placement after MiniMalloc (Moffitt, ASPLOS 2023): decision searches
-// "fits in C?" over canonical plans, first at the lower bound, then bisecting
-// up to the best heuristic's height. It proves the minimum height, or returns
-// the best plan found within AlgorithmOptions' budget (never worse than any
-// heuristic) with the best proven bound in Placement::lower_bound.
+// "fits in C?" over canonical plans, first at the lower bound, then (where
+// that finds no plan) multi_fit's dives for half of the remaining budget,
+// then bisecting up to the best height found. It proves the minimum height,
+// or returns the best plan found within AlgorithmOptions' budget (never
+// worse than any heuristic) with the best proven bound in
+// Placement::lower_bound.
 #pragma once
 
 #include <string>

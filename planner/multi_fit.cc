@@ -333,15 +333,13 @@ std::optional<OverlapGraph> DiveGraph(const std::vector<PlanItem>& items) {
 // priority in proportion to how far above, so the next dive places them
 // before their peers.
 template <typename More>
-void RunDives(const std::vector<PlanItem>& items,
-              const OverlapGraph& overlaps,
+void RunDives(const std::vector<PlanItem>& items, const OverlapGraph& overlaps,
               const std::vector<uint64_t>& area_rank, uint64_t lower_bound,
               Tries* tries, More more) {
   const size_t n = items.size();
   Dives dives(items, overlaps);
   std::vector<double> priority(area_rank.begin(), area_rank.end());
-  for (uint64_t dive = 0; more(dive) && tries->height() > lower_bound;
-       ++dive) {
+  for (uint64_t dive = 0; more(dive) && tries->height() > lower_bound; ++dive) {
     std::optional<std::vector<uint64_t>> dived = dives.Dive(priority);
     if (!dived) break;
     std::vector<uint64_t> offsets = std::move(*dived);

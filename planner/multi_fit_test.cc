@@ -203,9 +203,9 @@ TEST(DiveUntilTest, StopsAtTheBound) {
 TEST(DiveUntilTest, EmptyWhereMultiFitWouldNotDive) {
   const auto far = std::chrono::steady_clock::now() + std::chrono::hours(1);
   uint64_t dives = 0;
-  EXPECT_FALSE(DiveUntil(RandomItems(3, MultiFitAlgorithm::kMaxSkylineItems + 1),
-                         10, far, &dives)
-                   .has_value());
+  const std::vector<PlanItem> large =
+      RandomItems(3, MultiFitAlgorithm::kMaxSkylineItems + 1);
+  EXPECT_FALSE(DiveUntil(large, 10, far, &dives).has_value());
   EXPECT_FALSE(DiveUntil({{8, 1, 3, 2}}, 10, far, &dives).has_value());
   EXPECT_FALSE(DiveUntil({}, 10, far, &dives).has_value());
 }
