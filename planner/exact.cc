@@ -42,10 +42,12 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <chrono>
 #include <limits>
 #include <numeric>
 #include <string>
+#include <thread>
 #include <tuple>
 #include <unordered_map>
 
@@ -245,7 +247,7 @@ class Search {
     uint64_t limit = std::max<uint64_t>(items_.size(), 64);
     while (true) {
       for (size_t p = 0; p < preorders_.size(); ++p) {
-        if (nodes == 0 || Clock::now() > deadline_) {
+        if (nodes == 0 || Expired()) {
           return Outcome::kOutOfBudget;
         }
         per_part_ = kPreorders[p].per_part ? &kPreorders[p] : nullptr;
@@ -266,6 +268,8 @@ class Search {
     }
   }
   uint64_t total_nodes() const { return total_nodes_; }
+  // Decisions from now on also end (out of budget) once *stop is set.
+  void StopWhen(const std::atomic<bool>* stop) { stop_ = stop; }
 
  private:
   static constexpr uint32_t kNone = std::numeric_limits<uint32_t>::max();
@@ -392,9 +396,14 @@ class Search {
            other.size % other.alignment == 0 && item.size % item.alignment == 0;
   }
 
+  bool Expired() const {
+    return Clock::now() > deadline_ ||
+           (stop_ != nullptr && stop_->load(std::memory_order_relaxed));
+  }
+
   bool Tick() {
     if (++nodes_ > node_limit_) return false;
-    if ((nodes_ & 255) == 0 && Clock::now() > deadline_) {
+    if ((nodes_ & 255) == 0 && Expired()) {
       node_limit_ = 0;
       return false;
     }
@@ -626,6 +635,7 @@ class Search {
   uint64_t capacity_ = 0;
   uint64_t padded_capacity_ = 0;
   Clock::time_point deadline_;
+  const std::atomic<bool>* stop_ = nullptr;  // Set by another thread.
   uint64_t nodes_ = 0;
   uint64_t node_limit_ = 0;
   uint64_t total_nodes_ = 0;
@@ -772,7 +782,7 @@ class Sweep {
         std::max<uint64_t>(items_.size() * kFirstLimitPerItem, 1024);
     while (true) {
       for (const std::vector<std::vector<uint32_t>>& order : orders_) {
-        if (nodes == 0 || Clock::now() > deadline_) {
+        if (nodes == 0 || Expired()) {
           return Outcome::kOutOfBudget;
         }
         starting_ = &order;
@@ -795,6 +805,8 @@ class Sweep {
     }
   }
   uint64_t total_nodes() const { return total_nodes_; }
+  // Decisions from now on also end (out of budget) once *stop is set.
+  void StopWhen(const std::atomic<bool>* stop) { stop_ = stop; }
   bool complete() const { return complete_; }
 
  private:
@@ -825,9 +837,14 @@ class Sweep {
     return x.size == y.size && x.alignment == y.alignment && x.hi == y.hi;
   }
 
+  bool Expired() const {
+    return Clock::now() > deadline_ ||
+           (stop_ != nullptr && stop_->load(std::memory_order_relaxed));
+  }
+
   bool Tick() {
     if (++nodes_ > node_limit_) return false;
-    if ((nodes_ & 255) == 0 && Clock::now() > deadline_) {
+    if ((nodes_ & 255) == 0 && Expired()) {
       node_limit_ = 0;
       return false;
     }
@@ -925,7 +942,7 @@ class Sweep {
       // A bitset costs up to its words times its items, far more than a
       // node: building them is what overruns a small budget, so the
       // deadline is checked before each (and the search stops, unpruned).
-      if (Clock::now() > deadline_) {
+      if (Expired()) {
         node_limit_ = 0;
         return true;
       }
@@ -1129,6 +1146,7 @@ class Sweep {
   std::vector<uint64_t> window_sums_;
   std::vector<uint64_t> bits_;
   Clock::time_point deadline_;
+  const std::atomic<bool>* stop_ = nullptr;  // Set by another thread.
   uint64_t nodes_ = 0;
   uint64_t node_limit_ = 0;
   uint64_t total_nodes_ = 0;
@@ -1280,25 +1298,56 @@ Result<Placement> ExactAlgorithm::Place(const std::vector<PlanItem>& items,
   // three quarters: the search is heavy-tailed, and the bisection after it
   // starts from the heuristics' height).
   const bool exact_at_bound = search.EverySectionHolds(AlignUp(low, granule));
-  if (decide(low, exact_at_bound ? 0.5 : 0.75) != Outcome::kFound) {
+  // Where some section has slack, multi_fit's squeaky-wheel dives, unbounded
+  // in number (a dive counted as one node per item, up to half the nodes),
+  // run beside that decision on a second thread, for as long as it; the
+  // first to reach the bound stops the other. With slack to spare the
+  // search finds few plans (on asplos2024 E none at its bound in 60 s), and
+  // the dives find lower ones than the bisection did: asplos2024 at 5 s,
+  // H reaches its bound, D 1.077x -> 1.069x, E 1.085x -> 1.076x,
+  // J 1.055x -> 1.044x. The bisection then starts from their height.
+  std::atomic<bool> stop_search{false}, stop_dives{false};
+  std::optional<Placement> dived;
+  uint64_t dives = 0;
+  std::thread diver;
+  if (!exact_at_bound && Clock::now() < deadline) {
+    DiveBudget budget;
+    budget.max_dives = nodes_left / 2 / search_items.size();
+    budget.until = deadline;
+    budget.stop_at = low;
+    budget.stop = &stop_dives;
+    search.StopWhen(&stop_search);
+    sweep.StopWhen(&stop_search);
+    diver = std::thread([&items, budget, low, &dived, &dives, &stop_search] {
+      dived = DiveUntil(items, budget, &dives);
+      if (dived && dived->height <= low) stop_search = true;
+    });
+  }
+  const Outcome at_bound = decide(low, exact_at_bound ? 0.5 : 0.75);
+  if (diver.joinable()) {
+    stop_dives = true;
+    diver.join();
+    search.StopWhen(nullptr);
+    sweep.StopWhen(nullptr);
+    nodes_left -= std::min(nodes_left, dives * search_items.size());
+    if (dived && dived->height < best.height) {
+      best.offsets = std::move(dived->offsets);
+      best.height = dived->height;
+    }
+  }
+  if (at_bound != Outcome::kFound) {
     low = round_up(low + 1);
-    // Not at the bound: multi_fit's squeaky-wheel dives, unbounded in
-    // number, for half of what is left (a dive counted as one node per
-    // item). With slack to spare the search finds few plans (on
-    // asplos2024 E none at its bound in 60 s), and the dives find lower
-    // ones than the bisection did: asplos2024 at 5 s, H reaches its bound
-    // (proven, was 1.022x), D 1.077x -> 1.069x, E 1.085x -> 1.076x,
-    // J 1.055x -> 1.044x. The bisection then starts from their height.
+    // A full-section decision that failed: the dives after it, for half of
+    // what is left.
     const Clock::time_point now = Clock::now();
-    if (now < deadline && best.height > proven) {
-      uint64_t dives = 0;
-      const std::optional<Placement> dived = DiveUntil(
-          items, nodes_left / 2 / search_items.size(),
-          now +
-              std::chrono::duration_cast<Clock::duration>((deadline - now) / 2),
-          &dives);
+    if (exact_at_bound && now < deadline && best.height > proven) {
+      DiveBudget budget;
+      budget.max_dives = nodes_left / 2 / search_items.size();
+      budget.until = now + (deadline - now) / 2;
+      budget.stop_at = proven;
+      dived = DiveUntil(items, budget, &dives);
       if (dived && dived->height < best.height) {
-        best.offsets = dived->offsets;
+        best.offsets = std::move(dived->offsets);
         best.height = dived->height;
       }
       nodes_left -= std::min(nodes_left, dives * search_items.size());

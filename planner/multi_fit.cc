@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <chrono>
 #include <numeric>
 #include <optional>
@@ -422,9 +423,7 @@ Result<Placement> MultiFitAlgorithm::Place(const std::vector<PlanItem>& items,
 }
 
 std::optional<Placement> DiveUntil(const std::vector<PlanItem>& items,
-                                   uint64_t max_dives,
-                                   std::chrono::steady_clock::time_point until,
-                                   uint64_t* dives) {
+                                   const DiveBudget& budget, uint64_t* dives) {
   *dives = 0;
   if (!ValidatePlanItems(items).ok() || items.empty()) return std::nullopt;
   const std::optional<OverlapGraph> overlaps = DiveGraph(items);
@@ -437,8 +436,11 @@ std::optional<Placement> DiveUntil(const std::vector<PlanItem>& items,
   RunDives(items, *overlaps, Ranks(ByArea(items, by_size)),
            LiveBytesLowerBound(items), &tries, [&](uint64_t dive) {
              *dives = dive;
-             return dive < max_dives &&
-                    std::chrono::steady_clock::now() < until;
+             return dive < budget.max_dives &&
+                    tries.height() > budget.stop_at &&
+                    (budget.stop == nullptr ||
+                     !budget.stop->load(std::memory_order_relaxed)) &&
+                    std::chrono::steady_clock::now() < budget.until;
            });
   return tries.Take();
 }

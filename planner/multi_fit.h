@@ -18,6 +18,7 @@
 // Deterministic: the jitter has a fixed seed.
 #pragma once
 
+#include <atomic>
 #include <chrono>
 #include <cstddef>
 #include <optional>
@@ -40,16 +41,22 @@ class MultiFitAlgorithm : public Algorithm {
                           const AlgorithmOptions& options) const override;
 };
 
+// How long DiveUntil dives: whichever ends first.
+struct DiveBudget {
+  uint64_t max_dives = 0;
+  std::chrono::steady_clock::time_point until;  // Checked before each dive.
+  uint64_t stop_at = 0;  // A plan this low (the live-bytes bound or above).
+  const std::atomic<bool>* stop = nullptr;  // Set by another thread.
+};
+
 // multi_fit's squeaky-wheel dives (best fit, then dives with their flips)
-// past multi_fit's bound on their number: up to `max_dives` dives, until
-// `until` (checked before each dive), or until a plan at the live-bytes
-// bound. The lowest plan found, and in *dives how many dives ran; empty
-// where multi_fit would not dive (more than kMaxSkylineItems items, or an
-// overlap graph past its bound) or the items are invalid.
+// past multi_fit's bound on their number, within `budget` or until a plan
+// at the live-bytes bound. The lowest plan found, and in *dives how many
+// dives ran; empty where multi_fit would not dive (more than
+// kMaxSkylineItems items, or an overlap graph past its bound) or the items
+// are invalid. Reads `items` only, so it may run beside other readers.
 std::optional<Placement> DiveUntil(const std::vector<PlanItem>& items,
-                                   uint64_t max_dives,
-                                   std::chrono::steady_clock::time_point until,
-                                   uint64_t* dives);
+                                   const DiveBudget& budget, uint64_t* dives);
 
 }  // namespace planner
 }  // namespace memplan

@@ -1,5 +1,6 @@
 #include "planner/multi_fit.h"
 
+#include <atomic>
 #include <chrono>
 #include <optional>
 #include <random>
@@ -139,34 +140,58 @@ TEST(MultiFitTest, EmptyInputsAndErrors) {
   EXPECT_EQ(MakeAlgorithm("multi_fit")->name(), "multi_fit");
 }
 
+// Up to `max_dives` dives, for at most an hour.
+DiveBudget Dives(uint64_t max_dives) {
+  DiveBudget budget;
+  budget.max_dives = max_dives;
+  budget.until = std::chrono::steady_clock::now() + std::chrono::hours(1);
+  return budget;
+}
+
 TEST(DiveUntilTest, BestFitsPlanWhenNoDiveRuns) {
   const std::vector<PlanItem> items = RandomItems(5, 120);
   Result<Placement> best_fit = BestFitAlgorithm().Place(items, {});
   ASSERT_TRUE(best_fit.ok());
-  const auto far = std::chrono::steady_clock::now() + std::chrono::hours(1);
   uint64_t dives = 99;
-  std::optional<Placement> none = DiveUntil(items, 0, far, &dives);
+  std::optional<Placement> none = DiveUntil(items, Dives(0), &dives);
   ASSERT_TRUE(none.has_value());
   EXPECT_EQ(dives, 0u);
   EXPECT_EQ(none->offsets, best_fit->offsets);
   // A deadline already passed: no dive either.
+  DiveBudget late = Dives(1000);
+  late.until = std::chrono::steady_clock::now();
   dives = 99;
-  std::optional<Placement> late =
-      DiveUntil(items, 1000, std::chrono::steady_clock::now(), &dives);
-  ASSERT_TRUE(late.has_value());
+  std::optional<Placement> after = DiveUntil(items, late, &dives);
+  ASSERT_TRUE(after.has_value());
   EXPECT_EQ(dives, 0u);
-  EXPECT_EQ(late->offsets, best_fit->offsets);
+  EXPECT_EQ(after->offsets, best_fit->offsets);
+  // Stopped by another thread before the first dive.
+  std::atomic<bool> stop{true};
+  DiveBudget stopped = Dives(1000);
+  stopped.stop = &stop;
+  dives = 99;
+  std::optional<Placement> none_run = DiveUntil(items, stopped, &dives);
+  ASSERT_TRUE(none_run.has_value());
+  EXPECT_EQ(dives, 0u);
+  EXPECT_EQ(none_run->offsets, best_fit->offsets);
+  // Already as low as asked.
+  DiveBudget low_enough = Dives(1000);
+  low_enough.stop_at = best_fit->height;
+  dives = 99;
+  std::optional<Placement> at = DiveUntil(items, low_enough, &dives);
+  ASSERT_TRUE(at.has_value());
+  EXPECT_EQ(dives, 0u);
+  EXPECT_EQ(at->offsets, best_fit->offsets);
 }
 
 TEST(DiveUntilTest, MoreDivesNeverHigherAndEachPlanValid) {
-  const auto far = std::chrono::steady_clock::now() + std::chrono::hours(1);
   int lowered = 0;
   for (uint32_t seed = 1; seed <= 10; ++seed) {
     const std::vector<PlanItem> items = RandomItems(seed, 150);
     SCOPED_TRACE("seed " + std::to_string(seed));
     uint64_t few_dives = 0, many_dives = 0;
-    std::optional<Placement> few = DiveUntil(items, 10, far, &few_dives);
-    std::optional<Placement> many = DiveUntil(items, 400, far, &many_dives);
+    std::optional<Placement> few = DiveUntil(items, Dives(10), &few_dives);
+    std::optional<Placement> many = DiveUntil(items, Dives(400), &many_dives);
     ASSERT_TRUE(few.has_value() && many.has_value());
     ExpectValid(items, *few);
     ExpectValid(items, *many);
@@ -190,9 +215,8 @@ TEST(DiveUntilTest, StopsAtTheBound) {
   // bound 7, which a dive reaches; none runs after that.
   const std::vector<PlanItem> items = {
       {4, 1, 0, 0}, {1, 1, 1, 1}, {3, 1, 1, 3}, {3, 1, 0, 1}, {4, 1, 3, 5}};
-  const auto far = std::chrono::steady_clock::now() + std::chrono::hours(1);
   uint64_t dives = 0;
-  std::optional<Placement> placed = DiveUntil(items, 1000, far, &dives);
+  std::optional<Placement> placed = DiveUntil(items, Dives(1000), &dives);
   ASSERT_TRUE(placed.has_value());
   ExpectValid(items, *placed);
   EXPECT_EQ(placed->height, 7u);
@@ -201,13 +225,12 @@ TEST(DiveUntilTest, StopsAtTheBound) {
 }
 
 TEST(DiveUntilTest, EmptyWhereMultiFitWouldNotDive) {
-  const auto far = std::chrono::steady_clock::now() + std::chrono::hours(1);
   uint64_t dives = 0;
   const std::vector<PlanItem> large =
       RandomItems(3, MultiFitAlgorithm::kMaxSkylineItems + 1);
-  EXPECT_FALSE(DiveUntil(large, 10, far, &dives).has_value());
-  EXPECT_FALSE(DiveUntil({{8, 1, 3, 2}}, 10, far, &dives).has_value());
-  EXPECT_FALSE(DiveUntil({}, 10, far, &dives).has_value());
+  EXPECT_FALSE(DiveUntil(large, Dives(10), &dives).has_value());
+  EXPECT_FALSE(DiveUntil({{8, 1, 3, 2}}, Dives(10), &dives).has_value());
+  EXPECT_FALSE(DiveUntil({}, Dives(10), &dives).has_value());
 }
 
 TEST(SkylineTest, FillsEachLowestRunAndGivesUpPastItsWork) {
