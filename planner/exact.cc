@@ -1,9 +1,9 @@
 // Exact placement as decision searches, "do the items fit under capacity
 // C?", after MiniMalloc (Moffitt, ASPLOS 2023); the code is this project's
 // own. Heights: the lower bound first (on perfect packings that is the whole
-// answer); where no plan is found there, multi_fit's squeaky-wheel dives for
-// half of what is left; then bisection up to the best height found. Each
-// decision runs two searches:
+// answer; where some section has slack, multi_fit's squeaky-wheel dives run
+// beside it on a second thread); then bisection up to the best height found.
+// Each decision runs two searches:
 //
 // Sweep (below): over time, filling the gaps each section's ending items
 // leave with the items starting there. Where every section holds exactly C

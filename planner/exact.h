@@ -1,10 +1,10 @@
 // Exact placement after MiniMalloc (Moffitt, ASPLOS 2023): decision searches
-// "fits in C?" over canonical plans, first at the lower bound, then (where
-// that finds no plan) multi_fit's dives for half of the remaining budget,
+// "fits in C?" over canonical plans, first at the lower bound (where some
+// section has slack, with multi_fit's dives beside it on a second thread),
 // then bisecting up to the best height found. It proves the minimum height,
 // or returns the best plan found within AlgorithmOptions' budget (never
 // worse than any heuristic) with the best proven bound in
-// Placement::lower_bound.
+// Placement::lower_bound. max_seconds is wall time; up to two threads run.
 #pragma once
 
 #include <string>
