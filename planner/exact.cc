@@ -47,6 +47,7 @@
 #include <limits>
 #include <numeric>
 #include <string>
+#include <system_error>
 #include <thread>
 #include <tuple>
 #include <unordered_map>
@@ -1318,17 +1319,22 @@ Result<Placement> ExactAlgorithm::Place(const std::vector<PlanItem>& items,
     budget.stop = &stop_dives;
     search.StopWhen(&stop_search);
     sweep.StopWhen(&stop_search);
-    diver = std::thread([&items, budget, low, &dived, &dives, &stop_search] {
-      dived = DiveUntil(items, budget, &dives);
-      if (dived && dived->height <= low) stop_search = true;
-    });
+    try {
+      diver = std::thread([&items, budget, low, &dived, &dives, &stop_search] {
+        dived = DiveUntil(items, budget, &dives);
+        if (dived && dived->height <= low) stop_search = true;
+      });
+    } catch (const std::system_error&) {
+      // No thread to be had: the dives run after the decision instead.
+    }
   }
   const Outcome at_bound = decide(low, exact_at_bound ? 0.5 : 0.75);
-  if (diver.joinable()) {
+  search.StopWhen(nullptr);
+  sweep.StopWhen(nullptr);
+  const bool dove = diver.joinable();
+  if (dove) {
     stop_dives = true;
     diver.join();
-    search.StopWhen(nullptr);
-    sweep.StopWhen(nullptr);
     nodes_left -= std::min(nodes_left, dives * search_items.size());
     if (dived && dived->height < best.height) {
       best.offsets = std::move(dived->offsets);
@@ -1337,10 +1343,10 @@ Result<Placement> ExactAlgorithm::Place(const std::vector<PlanItem>& items,
   }
   if (at_bound != Outcome::kFound) {
     low = round_up(low + 1);
-    // A full-section decision that failed: the dives after it, for half of
-    // what is left.
+    // A full-section decision that failed (or no second thread): the dives
+    // after it, for half of what is left.
     const Clock::time_point now = Clock::now();
-    if (exact_at_bound && now < deadline && best.height > proven) {
+    if (!dove && now < deadline && best.height > proven) {
       DiveBudget budget;
       budget.max_dives = nodes_left / 2 / search_items.size();
       budget.until = now + (deadline - now) / 2;
