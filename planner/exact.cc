@@ -75,6 +75,18 @@ struct Item {
   size_t index;     // Position in the caller's item list.
 };
 
+// When a decision ends, out of budget: at a time, or once another thread
+// sets `stop` (Search and Sweep each keep one).
+struct Deadline {
+  Clock::time_point at;
+  const std::atomic<bool>* stop = nullptr;
+
+  bool Passed() const {
+    return Clock::now() > at ||
+           (stop != nullptr && stop->load(std::memory_order_relaxed));
+  }
+};
+
 // base + amount <= cap, without overflow.
 bool FitsUnder(uint64_t base, uint64_t amount, uint64_t cap) {
   return base <= cap && amount <= cap - base;
@@ -244,11 +256,11 @@ class Search {
     for (const Item& item : items_) {
       if (item.size > capacity) return Outcome::kInfeasible;
     }
-    deadline_ = deadline;
+    deadline_.at = deadline;
     uint64_t limit = std::max<uint64_t>(items_.size(), 64);
     while (true) {
       for (size_t p = 0; p < preorders_.size(); ++p) {
-        if (nodes == 0 || Expired()) {
+        if (nodes == 0 || deadline_.Passed()) {
           return Outcome::kOutOfBudget;
         }
         per_part_ = kPreorders[p].per_part ? &kPreorders[p] : nullptr;
@@ -270,7 +282,7 @@ class Search {
   }
   uint64_t total_nodes() const { return total_nodes_; }
   // Decisions from now on also end (out of budget) once *stop is set.
-  void StopWhen(const std::atomic<bool>* stop) { stop_ = stop; }
+  void StopWhen(const std::atomic<bool>* stop) { deadline_.stop = stop; }
 
  private:
   static constexpr uint32_t kNone = std::numeric_limits<uint32_t>::max();
@@ -397,14 +409,9 @@ class Search {
            other.size % other.alignment == 0 && item.size % item.alignment == 0;
   }
 
-  bool Expired() const {
-    return Clock::now() > deadline_ ||
-           (stop_ != nullptr && stop_->load(std::memory_order_relaxed));
-  }
-
   bool Tick() {
     if (++nodes_ > node_limit_) return false;
-    if ((nodes_ & 255) == 0 && Expired()) {
+    if ((nodes_ & 255) == 0 && deadline_.Passed()) {
       node_limit_ = 0;
       return false;
     }
@@ -635,8 +642,7 @@ class Search {
   std::vector<uint64_t> busiest_;       // Scratch for the ranking.
   uint64_t capacity_ = 0;
   uint64_t padded_capacity_ = 0;
-  Clock::time_point deadline_;
-  const std::atomic<bool>* stop_ = nullptr;  // Set by another thread.
+  Deadline deadline_;
   uint64_t nodes_ = 0;
   uint64_t node_limit_ = 0;
   uint64_t total_nodes_ = 0;
@@ -773,7 +779,7 @@ class Sweep {
       if (unit_ == 0) unit_ = 1;
       SizeWindows();
     }
-    deadline_ = deadline;
+    deadline_.at = deadline;
     // Restarts: each order in turn, node limits doubling from
     // kFirstLimitPerItem nodes an item, so that one unlucky order does not
     // take the whole budget (each of them alone misses some of the
@@ -783,7 +789,7 @@ class Sweep {
         std::max<uint64_t>(items_.size() * kFirstLimitPerItem, 1024);
     while (true) {
       for (const std::vector<std::vector<uint32_t>>& order : orders_) {
-        if (nodes == 0 || Expired()) {
+        if (nodes == 0 || deadline_.Passed()) {
           return Outcome::kOutOfBudget;
         }
         starting_ = &order;
@@ -807,7 +813,7 @@ class Sweep {
   }
   uint64_t total_nodes() const { return total_nodes_; }
   // Decisions from now on also end (out of budget) once *stop is set.
-  void StopWhen(const std::atomic<bool>* stop) { stop_ = stop; }
+  void StopWhen(const std::atomic<bool>* stop) { deadline_.stop = stop; }
   bool complete() const { return complete_; }
 
  private:
@@ -838,14 +844,9 @@ class Sweep {
     return x.size == y.size && x.alignment == y.alignment && x.hi == y.hi;
   }
 
-  bool Expired() const {
-    return Clock::now() > deadline_ ||
-           (stop_ != nullptr && stop_->load(std::memory_order_relaxed));
-  }
-
   bool Tick() {
     if (++nodes_ > node_limit_) return false;
-    if ((nodes_ & 255) == 0 && Expired()) {
+    if ((nodes_ & 255) == 0 && deadline_.Passed()) {
       node_limit_ = 0;
       return false;
     }
@@ -943,7 +944,7 @@ class Sweep {
       // A bitset costs up to its words times its items, far more than a
       // node: building them is what overruns a small budget, so the
       // deadline is checked before each (and the search stops, unpruned).
-      if (Expired()) {
+      if (deadline_.Passed()) {
         node_limit_ = 0;
         return true;
       }
@@ -1146,8 +1147,7 @@ class Sweep {
   std::vector<size_t> windows_;
   std::vector<uint64_t> window_sums_;
   std::vector<uint64_t> bits_;
-  Clock::time_point deadline_;
-  const std::atomic<bool>* stop_ = nullptr;  // Set by another thread.
+  Deadline deadline_;
   uint64_t nodes_ = 0;
   uint64_t node_limit_ = 0;
   uint64_t total_nodes_ = 0;
@@ -1305,17 +1305,30 @@ Result<Placement> ExactAlgorithm::Place(const std::vector<PlanItem>& items,
   // first to reach the bound stops the other. With slack to spare the
   // search finds few plans (on asplos2024 E none at its bound in 60 s), and
   // the dives find lower ones than the bisection did: asplos2024 at 5 s,
-  // H reaches its bound, D 1.077x -> 1.069x, E 1.085x -> 1.076x,
-  // J 1.055x -> 1.044x. The bisection then starts from their height.
+  // H reaches its bound (in 0.2 s), D 1.077x -> 1.060-1.069x, E 1.085x ->
+  // 1.076x, J 1.055x -> 1.044x. The bisection then starts from their
+  // height.
+  // Up to half the nodes left, a dive counted as one node per item.
+  auto dive_budget = [&](Clock::time_point until, uint64_t stop_at) {
+    DiveBudget budget;
+    budget.max_dives = nodes_left / 2 / search_items.size();
+    budget.until = until;
+    budget.stop_at = stop_at;
+    return budget;
+  };
+  auto keep_dives = [&](std::optional<Placement>& dived, uint64_t dives) {
+    nodes_left -= std::min(nodes_left, dives * search_items.size());
+    if (dived && dived->height < best.height) {
+      best.offsets = std::move(dived->offsets);
+      best.height = dived->height;
+    }
+  };
   std::atomic<bool> stop_search{false}, stop_dives{false};
   std::optional<Placement> dived;
   uint64_t dives = 0;
   std::thread diver;
   if (!exact_at_bound && Clock::now() < deadline) {
-    DiveBudget budget;
-    budget.max_dives = nodes_left / 2 / search_items.size();
-    budget.until = deadline;
-    budget.stop_at = low;
+    DiveBudget budget = dive_budget(deadline, low);
     budget.stop = &stop_dives;
     search.StopWhen(&stop_search);
     sweep.StopWhen(&stop_search);
@@ -1335,11 +1348,7 @@ Result<Placement> ExactAlgorithm::Place(const std::vector<PlanItem>& items,
   if (dove) {
     stop_dives = true;
     diver.join();
-    nodes_left -= std::min(nodes_left, dives * search_items.size());
-    if (dived && dived->height < best.height) {
-      best.offsets = std::move(dived->offsets);
-      best.height = dived->height;
-    }
+    keep_dives(dived, dives);
   }
   if (at_bound != Outcome::kFound) {
     low = round_up(low + 1);
@@ -1347,16 +1356,9 @@ Result<Placement> ExactAlgorithm::Place(const std::vector<PlanItem>& items,
     // after it, for half of what is left.
     const Clock::time_point now = Clock::now();
     if (!dove && now < deadline && best.height > proven) {
-      DiveBudget budget;
-      budget.max_dives = nodes_left / 2 / search_items.size();
-      budget.until = now + (deadline - now) / 2;
-      budget.stop_at = proven;
-      dived = DiveUntil(items, budget, &dives);
-      if (dived && dived->height < best.height) {
-        best.offsets = std::move(dived->offsets);
-        best.height = dived->height;
-      }
-      nodes_left -= std::min(nodes_left, dives * search_items.size());
+      dived = DiveUntil(items, dive_budget(now + (deadline - now) / 2, proven),
+                        &dives);
+      keep_dives(dived, dives);
     }
   }
   // Then bisection in units; a step gets its share of what is left, at

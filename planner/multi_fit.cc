@@ -143,9 +143,6 @@ class Dives {
     narrow_ = small && total / unit_ < (uint64_t{1} << 32);
   }
 
-  // Heap entries one dive costs, about.
-  uint64_t work() const { return sizes_.size() + overlaps_.pairs(); }
-
   // Empty where an offset would pass 2^64 (ValidatePlanItems' bounds keep
   // every sum of sizes below that; the dive checks anyway).
   std::optional<std::vector<uint64_t>> Dive(
@@ -332,15 +329,17 @@ std::optional<OverlapGraph> DiveGraph(const std::vector<PlanItem>& items) {
 // ranks, kept in `tries`, while `more(dives so far)` and the best is above
 // the lower bound: each dive's items that end above the bound gain
 // priority in proportion to how far above, so the next dive places them
-// before their peers.
+// before their peers. Returns how many dives ran.
 template <typename More>
-void RunDives(const std::vector<PlanItem>& items, const OverlapGraph& overlaps,
-              const std::vector<uint64_t>& area_rank, uint64_t lower_bound,
-              Tries* tries, More more) {
+uint64_t RunDives(const std::vector<PlanItem>& items,
+                  const OverlapGraph& overlaps,
+                  const std::vector<uint64_t>& area_rank, uint64_t lower_bound,
+                  Tries* tries, More more) {
   const size_t n = items.size();
   Dives dives(items, overlaps);
   std::vector<double> priority(area_rank.begin(), area_rank.end());
-  for (uint64_t dive = 0; more(dive) && tries->height() > lower_bound; ++dive) {
+  uint64_t dive = 0;
+  for (; more(dive) && tries->height() > lower_bound; ++dive) {
     std::optional<std::vector<uint64_t>> dived = dives.Dive(priority);
     if (!dived) break;
     std::vector<uint64_t> offsets = std::move(*dived);
@@ -360,6 +359,7 @@ void RunDives(const std::vector<PlanItem>& items, const OverlapGraph& overlaps,
     }
     tries->Keep(std::move(offsets));
   }
+  return dive;
 }
 
 }  // namespace
@@ -384,13 +384,13 @@ Result<Placement> MultiFitAlgorithm::Place(const std::vector<PlanItem>& items,
 
   const std::vector<size_t> by_area = ByArea(items, by_size);
   const uint64_t max_work = kWorkPerItem * (n + times.size());
-  const std::vector<uint64_t> size_rank = Ranks(by_size);
   const std::vector<uint64_t> area_rank = Ranks(by_area);
   // Bottom-up by size and by area, forwards and backwards, only where no
   // dives follow (no overlap graph): after dives none of the four was ever
   // the lowest on the generated families (100 to 2,000 buffers) or
   // asplos2024, and at 2,000 buffers they took half the time.
   if (!overlaps) {
+    const std::vector<uint64_t> size_rank = Ranks(by_size);
     for (const std::vector<uint64_t>* rank : {&size_rank, &area_rank}) {
       for (SkylineDirection direction :
            {SkylineDirection::kForward, SkylineDirection::kBackward}) {
@@ -398,7 +398,8 @@ Result<Placement> MultiFitAlgorithm::Place(const std::vector<PlanItem>& items,
       }
     }
   } else {
-    const uint64_t per_dive = Dives(items, *overlaps).work();
+    // A dive's heap entries, about: its items and pairs.
+    const uint64_t per_dive = n + overlaps->pairs();
     RunDives(items, *overlaps, area_rank, lower_bound, &tries,
              [per_dive](uint64_t dive) {
                return dive < kMaxDives && (dive + 1) * per_dive <= kDiveWork;
@@ -433,15 +434,14 @@ std::optional<Placement> DiveUntil(const std::vector<PlanItem>& items,
   tries.UseOverlaps(&*overlaps);
   const std::vector<size_t> by_size = BySize(items);
   tries.Keep(tries.PlaceInOrder(by_size));
-  RunDives(items, *overlaps, Ranks(ByArea(items, by_size)),
-           LiveBytesLowerBound(items), &tries, [&](uint64_t dive) {
-             *dives = dive;
-             return dive < budget.max_dives &&
-                    tries.height() > budget.stop_at &&
-                    (budget.stop == nullptr ||
-                     !budget.stop->load(std::memory_order_relaxed)) &&
-                    std::chrono::steady_clock::now() < budget.until;
-           });
+  *dives = RunDives(items, *overlaps, Ranks(ByArea(items, by_size)),
+                    LiveBytesLowerBound(items), &tries, [&](uint64_t dive) {
+                      return dive < budget.max_dives &&
+                             tries.height() > budget.stop_at &&
+                             (budget.stop == nullptr ||
+                              !budget.stop->load(std::memory_order_relaxed)) &&
+                             std::chrono::steady_clock::now() < budget.until;
+                    });
   return tries.Take();
 }
 
