@@ -27,17 +27,21 @@
 //   forgiven); an item behind in canonical order starts above the offset;
 // - stuck items: behind in order with no unplaced neighbour to lift them;
 // - decomposition: once no unplaced item spans a time cut, the two sides
-//   are independent and are solved one after the other.
-// A node costs one pass over its part's unplaced items (for the candidates
-// and the highest lowest start), one over its sections, the items of each
-// section whose bytes would not fit above that highest start (only those
-// can fail the section bound), and its item's neighbours and sections;
-// every change is logged and undone, no allocation per node. A
-// decision round-robins preorders with doubling node limits, as MiniMalloc
-// does, so one unlucky order does not sink it: MiniMalloc's three (lifetime,
-// area, busiest section; busiest, area, lifetime; busiest, lifetime, area),
-// each once as is and once re-ranked inside every part the decomposition
-// splits off, by the part's own unplaced bytes per section.
+//   are independent and are solved one after the other, each still above
+//   the last offset placed (in canonical order their items come after
+//   it), and each side's bounds checked before either is searched.
+// A node costs one pass over its part's sections (placed tops and the
+// last offset under the unplaced bytes: the bound MiniMalloc checks), then
+// one over its unplaced items (for the candidates and the highest lowest
+// start), the items of each section whose bytes would not fit above that
+// highest start (only those can fail the section bound), and its item's
+// neighbours and sections; every change is logged and undone, no
+// allocation per node. Six preorders race (Searches, below), each on a
+// thread, so that one unlucky order does not sink a decision: MiniMalloc's
+// three (lifetime, area, busiest section; busiest, area, lifetime; busiest,
+// lifetime, area), each once as is and once re-ranked inside every part
+// the decomposition splits off, by the part's own unplaced bytes per
+// section.
 #include "planner/exact.h"
 
 #include <algorithm>
@@ -45,6 +49,7 @@
 #include <atomic>
 #include <chrono>
 #include <limits>
+#include <memory>
 #include <numeric>
 #include <string>
 #include <system_error>
@@ -76,14 +81,17 @@ struct Item {
 };
 
 // When a decision ends, out of budget: at a time, or once another thread
-// sets `stop` (Search and Sweep each keep one).
+// sets `stop` (the dives, at the bound) or `race` (a rival search that
+// decided). Search and Sweep each keep one.
 struct Deadline {
   Clock::time_point at;
   const std::atomic<bool>* stop = nullptr;
+  const std::atomic<bool>* race = nullptr;
 
   bool Passed() const {
     return Clock::now() > at ||
-           (stop != nullptr && stop->load(std::memory_order_relaxed));
+           (stop != nullptr && stop->load(std::memory_order_relaxed)) ||
+           (race != nullptr && race->load(std::memory_order_relaxed));
   }
 };
 
@@ -104,6 +112,9 @@ uint64_t AlignUp(uint64_t value, uint64_t alignment) {
 // proof never rests on a hash; up to kMaxWords words in all.
 class Refuted {
  public:
+  static constexpr size_t kMaxWords = size_t{4} << 20;  // 32 MiB.
+
+  explicit Refuted(size_t max_words = kMaxWords) : max_words_(max_words) {}
   bool Contains(const std::vector<uint64_t>& key) const {
     const auto [first, last] = index_.equal_range(HashOf(key));
     for (auto it = first; it != last; ++it) {
@@ -116,7 +127,7 @@ class Refuted {
     return false;
   }
   void Add(const std::vector<uint64_t>& key) {
-    if (words_.size() + key.size() + 1 > kMaxWords) return;
+    if (words_.size() + key.size() + 1 > max_words_) return;
     index_.emplace(HashOf(key), words_.size());
     words_.push_back(key.size());
     words_.insert(words_.end(), key.begin(), key.end());
@@ -127,8 +138,6 @@ class Refuted {
   }
 
  private:
-  static constexpr size_t kMaxWords = size_t{4} << 20;  // 32 MiB.
-
   static uint64_t HashOf(const std::vector<uint64_t>& key) {
     uint64_t hash = 0x9E3779B97F4A7C15ull;
     for (uint64_t word : key) {
@@ -139,6 +148,7 @@ class Refuted {
     return hash;
   }
 
+  size_t max_words_;
   std::unordered_multimap<uint64_t, size_t> index_;  // Hash -> words_ index.
   std::vector<uint64_t> words_;  // Each key's length, then the key.
 };
@@ -173,36 +183,39 @@ struct Part {
   uint32_t lo, hi;
 };
 
-class Search {
- public:
+// What the searches over one problem share, built once: the items, which
+// of them meet in time, and per section its items and padded bytes.
+struct SearchProblem {
+  static constexpr uint32_t kNone = std::numeric_limits<uint32_t>::max();
+
   // `overlaps`: the items' lifetimes that meet, by section.
-  Search(const std::vector<Item>& items, OverlapGraph overlaps, size_t sections,
-         uint64_t granule)
-      : items_(items),
-        sections_(sections),
-        granule_(granule),
-        overlaps_(std::move(overlaps)) {
-    const size_t m = items_.size();
-    initial_total_.assign(sections_, 0);
-    for (const Item& item : items_) {
+  SearchProblem(const std::vector<Item>& items_in, OverlapGraph overlaps_in,
+                size_t sections_in, uint64_t granule_in)
+      : items(items_in),
+        sections(sections_in),
+        granule(granule_in),
+        overlaps(std::move(overlaps_in)) {
+    const size_t m = items.size();
+    initial_total.assign(sections, 0);
+    for (const Item& item : items) {
       for (uint32_t s = item.lo; s <= item.hi; ++s) {
-        initial_total_[s] += item.padded;
+        initial_total[s] += item.padded;
       }
     }
-    // Each section's items, flattened: covering_[cover_begin_[s], ...[s+1]).
-    cover_begin_.assign(sections_ + 1, 0);
-    for (const Item& item : items_) {
-      for (uint32_t s = item.lo; s <= item.hi; ++s) ++cover_begin_[s + 1];
+    // Each section's items, flattened: covering[cover_begin[s], ...[s+1]).
+    cover_begin.assign(sections + 1, 0);
+    for (const Item& item : items) {
+      for (uint32_t s = item.lo; s <= item.hi; ++s) ++cover_begin[s + 1];
     }
-    for (size_t t = 0; t < sections_; ++t) {
-      cover_begin_[t + 1] += cover_begin_[t];
+    for (size_t t = 0; t < sections; ++t) {
+      cover_begin[t + 1] += cover_begin[t];
     }
-    covering_.resize(cover_begin_[sections_]);
+    covering.resize(cover_begin[sections]);
     {
-      std::vector<size_t> fill(cover_begin_.begin(), cover_begin_.end() - 1);
+      std::vector<size_t> fill(cover_begin.begin(), cover_begin.end() - 1);
       for (uint32_t i = 0; i < m; ++i) {
-        for (uint32_t s = items_[i].lo; s <= items_[i].hi; ++s) {
-          covering_[fill[s]++] = i;
+        for (uint32_t s = items[i].lo; s <= items[i].hi; ++s) {
+          covering[fill[s]++] = i;
         }
       }
     }
@@ -210,27 +223,25 @@ class Search {
     std::vector<uint32_t> order(m);
     std::iota(order.begin(), order.end(), 0);
     auto key = [&](uint32_t i) {
-      const Item& x = items_[i];
+      const Item& x = items[i];
       return std::make_tuple(x.size, x.alignment, x.lo, x.hi, i);
     };
     std::sort(order.begin(), order.end(),
               [&](uint32_t a, uint32_t b) { return key(a) < key(b); });
-    equivalent_before_.assign(m, kNone);
+    equivalent_before.assign(m, kNone);
     for (size_t k = 1; k < m; ++k) {
-      const Item& a = items_[order[k - 1]];
-      const Item& b = items_[order[k]];
+      const Item& a = items[order[k - 1]];
+      const Item& b = items[order[k]];
       if (a.size == b.size && a.alignment == b.alignment && a.lo == b.lo &&
           a.hi == b.hi) {
-        equivalent_before_[order[k]] = order[k - 1];
+        equivalent_before[order[k]] = order[k - 1];
       }
     }
-    MakePreorders();
-    solution_.assign(m, 0);
   }
 
   // Whether every section holds exactly `bytes` padded bytes.
   bool EverySectionHolds(uint64_t bytes) const {
-    for (uint64_t total : initial_total_) {
+    for (uint64_t total : initial_total) {
       if (total != bytes) return false;
     }
     return true;
@@ -238,40 +249,67 @@ class Search {
 
   uint64_t max_section_bytes() const {
     uint64_t most = 0;
-    for (uint64_t total : initial_total_) most = std::max(most, total);
+    for (uint64_t total : initial_total) most = std::max(most, total);
     return most;
   }
 
-  // Whether the items fit in `capacity`, trying the preorders in turn with
-  // node limits doubling from the item count, until `deadline` or `nodes`
-  // run out. A found plan is in solution().
+  const std::vector<Item>& items;
+  const size_t sections;
+  const uint64_t granule;  // The smallest alignment: every offset's unit.
+  const OverlapGraph overlaps;
+  std::vector<uint64_t> initial_total;  // Padded bytes per section.
+  std::vector<size_t> cover_begin;
+  std::vector<uint32_t> covering;  // The items live in each section.
+  std::vector<uint32_t> equivalent_before;
+};
+
+// One preorder's search (see the top of the file).
+class Search {
+ public:
+  Search(const SearchProblem& problem, const Preorder& preorder)
+      : items_(problem.items),
+        sections_(problem.sections),
+        granule_(problem.granule),
+        overlaps_(problem.overlaps),
+        initial_total_(problem.initial_total),
+        cover_begin_(problem.cover_begin),
+        covering_(problem.covering),
+        equivalent_before_(problem.equivalent_before),
+        problem_(problem),
+        preorder_(preorder) {
+    const size_t m = items_.size();
+    busiest_.resize(m);
+    for (uint32_t i = 0; i < m; ++i) busiest_[i] = Busiest(i, initial_total_);
+    std::vector<uint32_t> order(m);
+    std::iota(order.begin(), order.end(), 0);
+    std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
+      return Precedes(preorder_, busiest_, a, b);
+    });
+    preorder_rank_.resize(m);
+    for (size_t k = 0; k < m; ++k) {
+      preorder_rank_[order[k]] = static_cast<uint32_t>(k + 1);
+    }
+    solution_.assign(m, 0);
+  }
+
+  // Whether the items fit in `capacity`, in one depth-first search (with
+  // one preorder a restart would only search the same tree again), until
+  // `deadline` or `nodes` run out. A found plan is in solution().
   Outcome FitsIn(uint64_t capacity, Clock::time_point deadline,
                  uint64_t nodes) {
     if (capacity != capacity_) refuted_.Clear();
     capacity_ = capacity;
     padded_capacity_ = AlignUp(capacity, granule_);
-    if (!FitsUnder(0, max_section_bytes(), padded_capacity_)) {
+    if (!FitsUnder(0, problem_.max_section_bytes(), padded_capacity_)) {
       return Outcome::kInfeasible;
     }
     for (const Item& item : items_) {
       if (item.size > capacity) return Outcome::kInfeasible;
     }
     deadline_.at = deadline;
-    uint64_t limit = std::max<uint64_t>(items_.size(), 64);
-    while (true) {
-      for (size_t p = 0; p < preorders_.size(); ++p) {
-        if (nodes == 0 || deadline_.Passed()) {
-          return Outcome::kOutOfBudget;
-        }
-        per_part_ = kPreorders[p].per_part ? &kPreorders[p] : nullptr;
-        const uint64_t attempt = std::min(limit, nodes);
-        const Outcome outcome = Attempt(preorders_[p], attempt);
-        nodes -= std::min(nodes, nodes_);
-        if (outcome != Outcome::kOutOfBudget) return outcome;
-      }
-      limit =
-          limit > std::numeric_limits<uint64_t>::max() / 2 ? limit : limit * 2;
-    }
+    if (nodes == 0 || deadline_.Passed()) return Outcome::kOutOfBudget;
+    per_part_ = preorder_.per_part ? &preorder_ : nullptr;
+    return Attempt(preorder_rank_, nodes);
   }
 
   // The found plan's offsets, written at the caller's item positions.
@@ -283,6 +321,8 @@ class Search {
   uint64_t total_nodes() const { return total_nodes_; }
   // Decisions from now on also end (out of budget) once *stop is set.
   void StopWhen(const std::atomic<bool>* stop) { deadline_.stop = stop; }
+  // And once *race is set.
+  void RaceWith(const std::atomic<bool>* race) { deadline_.race = race; }
 
  private:
   static constexpr uint32_t kNone = std::numeric_limits<uint32_t>::max();
@@ -320,24 +360,6 @@ class Search {
       most = std::max(most, totals[s]);
     }
     return most;
-  }
-
-  // Ranks (1 = first) for kPreorders, from the whole problem's sections.
-  void MakePreorders() {
-    const size_t m = items_.size();
-    busiest_.resize(m);
-    for (uint32_t i = 0; i < m; ++i) busiest_[i] = Busiest(i, initial_total_);
-    for (const Preorder& preorder : kPreorders) {
-      std::vector<uint32_t> order(m);
-      std::iota(order.begin(), order.end(), 0);
-      std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
-        return Precedes(preorder, busiest_, a, b);
-      });
-      std::vector<uint32_t> rank(m);
-      for (size_t k = 0; k < m; ++k)
-        rank[order[k]] = static_cast<uint32_t>(k + 1);
-      preorders_.push_back(std::move(rank));
-    }
   }
 
   // Re-ranks the items of `part` (1 = first) by per_part_ over the unplaced
@@ -391,7 +413,7 @@ class Search {
       if (cuts_[s] == 0) cut_log_.push_back(s + 1);
     }
     const Part all = {0, m, 0, static_cast<uint32_t>(sections_ - 1)};
-    const Outcome outcome = SolveParts(all, 0);
+    const Outcome outcome = SolveParts(all, 0, 0);
     total_nodes_ += nodes_;
     return outcome;
   }
@@ -419,9 +441,14 @@ class Search {
   }
 
   // Solves `part` split at the cuts cut_log_[cut_base..]: each side alone,
-  // from offset 0, since no unplaced item spans a cut.
-  Outcome SolveParts(const Part& part, size_t cut_base) {
-    if (cut_log_.size() == cut_base) return Dfs(part, 0, 0);
+  // since no unplaced item spans a cut, but each still at last_offset or
+  // above, the last placed item's offset: in canonical order the parts'
+  // items would interleave after it. (Not after its rank too: at one offset
+  // items that do not meet in time go in any order, so a part's outcome
+  // does not depend on the ranking, and a refuted part stays refuted for
+  // every preorder.)
+  Outcome SolveParts(const Part& part, size_t cut_base, uint64_t last_offset) {
+    if (cut_log_.size() == cut_base) return Dfs(part, last_offset, 0);
     std::vector<uint32_t> cuts(cut_log_.begin() + cut_base, cut_log_.end());
     const size_t top = arena_.size();
     std::vector<Part> parts;
@@ -443,14 +470,24 @@ class Search {
     Outcome outcome = Outcome::kFound;
     std::vector<std::pair<uint32_t, uint32_t>> rank_log;
     std::vector<uint64_t> key;
+    // Every part's bounds first: one that fails sinks the rest, which
+    // would otherwise be searched for nothing (all the parts' sections
+    // were one part's a node ago, checked together).
     for (const Part& sub : parts) {
       if (per_part_ != nullptr) RerankPart(sub, &rank_log);
-      PartKey(sub, &key);
+    }
+    for (const Part& sub : parts) {
+      if (outcome != Outcome::kFound) break;
+      outcome = Dfs(sub, last_offset, 0, /*probe=*/true);
+    }
+    for (const Part& sub : parts) {
+      if (outcome != Outcome::kFound) break;
+      PartKey(sub, last_offset, &key);
       if (refuted_.Contains(key)) {
         outcome = Outcome::kInfeasible;
         break;
       }
-      outcome = Dfs(sub, 0, 0);
+      outcome = Dfs(sub, last_offset, 0);
       if (outcome == Outcome::kInfeasible) refuted_.Add(key);
       if (outcome != Outcome::kFound) break;
     }
@@ -464,8 +501,9 @@ class Search {
   // its lowest offset and what sits right below it in its first section
   // (for the swap pruning). Two paths that leave a part in one state share
   // its outcome.
-  void PartKey(const Part& part, std::vector<uint64_t>* key) const {
-    key->assign({part.lo, part.hi});
+  void PartKey(const Part& part, uint64_t last_offset,
+               std::vector<uint64_t>* key) const {
+    key->assign({part.lo, part.hi, last_offset});
     std::vector<uint32_t> members(arena_.begin() + part.begin,
                                   arena_.begin() + part.end);
     std::sort(members.begin(), members.end());
@@ -475,9 +513,21 @@ class Search {
     }
   }
 
-  Outcome Dfs(const Part& part, uint64_t last_offset, uint32_t last_rank) {
+  // With `probe`, only the bounds: kFound where they hold.
+  Outcome Dfs(const Part& part, uint64_t last_offset, uint32_t last_rank,
+              bool probe = false) {
     if (part.begin == part.end) return Outcome::kFound;
     if (!Tick()) return Outcome::kOutOfBudget;
+    // First the cheap half of the section bound, before the pass over the
+    // items: every unplaced item goes at last_offset or above, and above
+    // what is placed in its sections.
+    for (uint32_t s = part.lo; s <= part.hi; ++s) {
+      if (total_[s] != 0 &&
+          !FitsUnder(AlignUp(std::max(last_offset, floor_[s]), granule_),
+                     total_[s], padded_capacity_)) {
+        return Outcome::kInfeasible;
+      }
+    }
     const std::vector<uint32_t>& rank = rank_;
     // One pass over the unplaced items: dead ends, the gap bound, and the
     // candidates (later in canonical order, equivalent predecessor placed).
@@ -528,6 +578,10 @@ class Search {
         candidates_.resize(base);
         return Outcome::kInfeasible;
       }
+    }
+    if (probe) {
+      candidates_.resize(base);
+      return Outcome::kFound;
     }
     size_t end = base;
     for (size_t k = base; k < candidates_.size(); ++k) {
@@ -601,7 +655,7 @@ class Search {
     Outcome outcome = Outcome::kInfeasible;
     if (feasible) {
       const Part rest = {part.begin, part.end - 1, part.lo, part.hi};
-      outcome = cut_log_.size() > cut_base ? SolveParts(rest, cut_base)
+      outcome = cut_log_.size() > cut_base ? SolveParts(rest, cut_base, offset)
                                            : Dfs(rest, offset, rank_[b]);
     }
 
@@ -625,16 +679,18 @@ class Search {
     return outcome;
   }
 
-  // The problem.
-  const std::vector<Item> items_;
+  // The problem (SearchProblem's) and the preorder.
+  const std::vector<Item>& items_;
   const size_t sections_;
-  const uint64_t granule_;  // The smallest alignment: every offset's unit.
-  const OverlapGraph overlaps_;
-  std::vector<uint64_t> initial_total_;  // Padded bytes per section.
-  std::vector<size_t> cover_begin_;
-  std::vector<uint32_t> covering_;  // The items live in each section.
-  std::vector<uint32_t> equivalent_before_;
-  std::vector<std::vector<uint32_t>> preorders_;
+  const uint64_t granule_;
+  const OverlapGraph& overlaps_;
+  const std::vector<uint64_t>& initial_total_;
+  const std::vector<size_t>& cover_begin_;
+  const std::vector<uint32_t>& covering_;
+  const std::vector<uint32_t>& equivalent_before_;
+  const SearchProblem& problem_;
+  const Preorder& preorder_;
+  std::vector<uint32_t> preorder_rank_;  // 1 = first.
 
   // One attempt's state; every change is undone on the way back.
   std::vector<uint32_t> rank_;  // The attempt's preorder, parts re-ranked.
@@ -661,8 +717,87 @@ class Search {
   std::vector<std::pair<uint64_t, uint32_t>> floor_log_;
   std::vector<uint32_t> cut_log_;  // Sections where a new part starts.
   std::vector<uint64_t> solution_;
-  // The parts (PartKey) that have no plan at this capacity.
-  Refuted refuted_;
+  // The parts (PartKey) that have no plan at this capacity; the racing
+  // searches share the memory cap.
+  Refuted refuted_{Refuted::kMaxWords / std::size(kPreorders)};
+};
+
+// The preorders race: one Search each, each on a thread of its own (the
+// caller's for the first), until one decides, which stops the others.
+// MiniMalloc instead round-robins its preorders with node limits doubling
+// from scratch, so that one unlucky order does not sink a decision; but a
+// restart searches its order's tree again from the top, and a search that
+// needs N nodes costs about twice N per preorder that way. Racing, it costs
+// N per preorder: asplos2024 E's plan at its bound takes one order about
+// 0.5M nodes, the round-robin 9.3M (10 s here). Where threads cannot be had
+// the rest run on the caller's, in turn, each an equal share of the time.
+class Searches {
+ public:
+  explicit Searches(const SearchProblem& problem) {
+    for (const Preorder& preorder : kPreorders) {
+      members_.push_back(std::make_unique<Search>(problem, preorder));
+    }
+  }
+
+  // Each search gets an equal share of `nodes`.
+  Outcome FitsIn(uint64_t capacity, Clock::time_point deadline,
+                 uint64_t nodes) {
+    const size_t k = members_.size();
+    std::atomic<bool> decided{false};
+    std::vector<Outcome> outcomes(k, Outcome::kOutOfBudget);
+    auto run = [&, capacity, nodes, k](size_t i, Clock::time_point until) {
+      members_[i]->RaceWith(&decided);
+      outcomes[i] = members_[i]->FitsIn(capacity, until, nodes / k);
+      members_[i]->RaceWith(nullptr);
+      if (outcomes[i] != Outcome::kOutOfBudget) decided = true;
+    };
+    std::vector<std::thread> threads;
+    size_t started = 1;
+    try {
+      for (; started < k; ++started) {
+        threads.emplace_back(run, started, deadline);
+      }
+    } catch (const std::system_error&) {
+      // Fewer threads: the rest run here.
+    }
+    std::vector<size_t> here = {0};
+    for (size_t i = started; i < k; ++i) here.push_back(i);
+    for (size_t n = 0; n < here.size() && !decided; ++n) {
+      const Clock::time_point now = Clock::now();
+      const size_t left = here.size() - n;
+      run(here[n], left == 1 || now >= deadline
+                       ? deadline
+                       : now + (deadline - now) / static_cast<int>(left));
+    }
+    for (std::thread& thread : threads) thread.join();
+    for (size_t i = 0; i < k; ++i) {
+      if (outcomes[i] == Outcome::kFound) {
+        winner_ = i;
+        return Outcome::kFound;
+      }
+    }
+    for (Outcome outcome : outcomes) {
+      if (outcome == Outcome::kInfeasible) return outcome;
+    }
+    return Outcome::kOutOfBudget;
+  }
+
+  // The plan the last FitsIn found.
+  void WriteSolution(std::vector<uint64_t>* offsets) const {
+    members_[winner_]->WriteSolution(offsets);
+  }
+  uint64_t total_nodes() const {
+    uint64_t total = 0;
+    for (const auto& member : members_) total += member->total_nodes();
+    return total;
+  }
+  void StopWhen(const std::atomic<bool>* stop) {
+    for (const auto& member : members_) member->StopWhen(stop);
+  }
+
+ private:
+  std::vector<std::unique_ptr<Search>> members_;
+  size_t winner_ = 0;
 };
 
 // A sweep over time. At each section the items that ended leave gaps in the
@@ -1222,9 +1357,11 @@ Result<Placement> ExactAlgorithm::Place(const std::vector<PlanItem>& items,
       [](size_t) { return false; }, kMaxSearchOverlaps);
   if (!overlaps) return best;
   if (granule == std::numeric_limits<uint64_t>::max()) granule = 1;
-  Search search(search_items, std::move(*overlaps), times.size(), granule);
+  const SearchProblem problem(search_items, std::move(*overlaps), times.size(),
+                              granule);
+  Searches search(problem);
   Sweep sweep(search_items, times.size());
-  const uint64_t padded = search.max_section_bytes();
+  const uint64_t padded = problem.max_section_bytes();
   if (padded >= granule)
     lower_bound = std::max(lower_bound, padded - (granule - 1));
   lower_bound = round_up(lower_bound);
@@ -1253,7 +1390,7 @@ Result<Placement> ExactAlgorithm::Place(const std::vector<PlanItem>& items,
     // two thirds, then the sweep: with slack it finds some aligned
     // packings fast, but none of MiniMalloc's asplos2024 problems at their
     // capacity, where the search finds most.
-    const bool exact_sweep = search.EverySectionHolds(padded_capacity);
+    const bool exact_sweep = problem.EverySectionHolds(padded_capacity);
     Outcome outcome;
     bool swept = false;
     if (exact_sweep) {
@@ -1298,7 +1435,7 @@ Result<Placement> ExactAlgorithm::Place(const std::vector<PlanItem>& items,
   // is the whole answer (half the budget where the sweep decides it, else
   // three quarters: the search is heavy-tailed, and the bisection after it
   // starts from the heuristics' height).
-  const bool exact_at_bound = search.EverySectionHolds(AlignUp(low, granule));
+  const bool exact_at_bound = problem.EverySectionHolds(AlignUp(low, granule));
   // Where some section has slack, multi_fit's squeaky-wheel dives, unbounded
   // in number (a dive counted as one node per item, up to half the nodes),
   // run beside that decision on a second thread, for as long as it; the

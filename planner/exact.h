@@ -4,7 +4,10 @@
 // then bisecting up to the best height found. It proves the minimum height,
 // or returns the best plan found within AlgorithmOptions' budget (never
 // worse than any heuristic) with the best proven bound in
-// Placement::lower_bound. max_seconds is wall time; up to two threads run.
+// Placement::lower_bound. max_seconds is wall time. A decision's search
+// runs six preorders at once, one thread each (on one core they share it,
+// which is still cheaper than restarting them in turn), and the dives one
+// more: up to seven threads run.
 #pragma once
 
 #include <string>
