@@ -151,6 +151,35 @@ TEST(HardProblemsExactTest, ProvesSmallOnesOptimal) {
   }
 }
 
+// Small unreachable packings with slack in most sections (so the sweep
+// decides nothing) whose bound multi_fit misses and the search reaches:
+// what the search finds there, not the heuristics, is what exact returns.
+TEST(HardProblemsExactTest, FindsSlackPackingsAtTheBoundMultiFitMisses) {
+  planner::AlgorithmOptions options;
+  options.max_nodes = 2'000'000;
+  options.max_seconds = 60;
+  const std::unique_ptr<planner::Algorithm> exact =
+      planner::MakeAlgorithm("exact");
+  const std::unique_ptr<planner::Algorithm> multi_fit =
+      planner::MakeAlgorithm("multi_fit");
+  const std::pair<size_t, uint64_t> cases[] = {
+      {30, 10}, {30, 11}, {30, 17}, {30, 18}, {40, 1}, {40, 6}, {40, 7}};
+  for (const auto& [buffers, seed] : cases) {
+    const HardProblem problem =
+        MakeHardProblem(HardFamily::kUnreachable, buffers, seed);
+    SCOPED_TRACE(problem.name);
+    Result<planner::Placement> heuristic =
+        multi_fit->Place(problem.items, options);
+    ASSERT_TRUE(heuristic.ok());
+    EXPECT_GT(heuristic->height, problem.lower_bound);
+    Result<planner::Placement> placement = exact->Place(problem.items, options);
+    ASSERT_TRUE(placement.ok());
+    EXPECT_EQ(FirstConflict(problem, placement->offsets), "");
+    EXPECT_EQ(placement->height, problem.lower_bound);
+    EXPECT_TRUE(placement->proven_optimal);
+  }
+}
+
 // multi_fit's squeaky-wheel dives: on small aligned packings its other
 // tries reach the optimum on 15 of these 30, the dives on 25.
 TEST(HardProblemsQualityTest, MultiFitReachesMostSmallAlignedOptima) {
