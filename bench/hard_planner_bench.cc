@@ -36,7 +36,7 @@ namespace {
 struct Flags {
   size_t max_buffers = 500;
   double exact_seconds = 5.0;
-  uint64_t exact_nodes = 1'000'000'000;
+  uint64_t exact_nodes = planner::AlgorithmOptions{}.max_nodes;
   std::vector<std::string> algorithms;  // Empty: all, then "suite".
   std::vector<std::string> csv_paths;   // More MiniMalloc problems.
 };
