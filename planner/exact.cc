@@ -2,7 +2,8 @@
 // C?", after MiniMalloc (Moffitt, ASPLOS 2023); the code is this project's
 // own. Heights: the lower bound first (on perfect packings that is the whole
 // answer; where some section has slack, multi_fit's squeaky-wheel dives run
-// beside it on a second thread); then bisection up to the best height found.
+// beside it on a thread of their own); then bisection up to the best height
+// found.
 // Each decision runs two searches:
 //
 // Sweep (below): over time, filling the gaps each section's ending items
@@ -1438,7 +1439,7 @@ Result<Placement> ExactAlgorithm::Place(const std::vector<PlanItem>& items,
   const bool exact_at_bound = problem.EverySectionHolds(AlignUp(low, granule));
   // Where some section has slack, multi_fit's squeaky-wheel dives, unbounded
   // in number (a dive counted as one node per item, up to half the nodes),
-  // run beside that decision on a second thread, for as long as it; the
+  // run beside that decision on a thread of their own, for as long as it; the
   // first to reach the bound stops the other. With slack to spare the
   // search finds few plans (on asplos2024 E none at its bound in 60 s), and
   // the dives find lower ones than the bisection did: asplos2024 at 5 s,
@@ -1489,7 +1490,7 @@ Result<Placement> ExactAlgorithm::Place(const std::vector<PlanItem>& items,
   }
   if (at_bound != Outcome::kFound) {
     low = round_up(low + 1);
-    // A full-section decision that failed (or no second thread): the dives
+    // A full-section decision that failed (or no thread for them): the dives
     // after it, for half of what is left.
     const Clock::time_point now = Clock::now();
     if (!dove && now < deadline && best.height > proven) {

@@ -1,8 +1,8 @@
 // Exact placement after MiniMalloc (Moffitt, ASPLOS 2023): decision searches
 // "fits in C?" over canonical plans, first at the lower bound (where some
-// section has slack, with multi_fit's dives beside it on a second thread),
-// then bisecting up to the best height found. It proves the minimum height,
-// or returns the best plan found within AlgorithmOptions' budget (never
+// section has slack, with multi_fit's dives beside it on a thread of their
+// own), then bisecting up to the best height found. It proves the minimum
+// height, or returns the best plan found within AlgorithmOptions' budget (never
 // worse than any heuristic) with the best proven bound in
 // Placement::lower_bound. max_seconds is wall time. A decision's search
 // runs six preorders at once, one thread each (on one core they share it,
