@@ -51,6 +51,7 @@
 #include <chrono>
 #include <limits>
 #include <memory>
+#include <new>
 #include <numeric>
 #include <string>
 #include <system_error>
@@ -129,9 +130,12 @@ class Refuted {
   }
   void Add(const std::vector<uint64_t>& key) {
     if (words_.size() + key.size() + 1 > max_words_) return;
-    index_.emplace(HashOf(key), words_.size());
+    // Indexed last, so that an allocation failing leaves no index entry
+    // pointing past the words.
+    const size_t at = words_.size();
     words_.push_back(key.size());
     words_.insert(words_.end(), key.begin(), key.end());
+    index_.emplace(HashOf(key), at);
   }
   void Clear() {
     index_.clear();
@@ -746,9 +750,15 @@ class Searches {
     const size_t k = members_.size();
     std::atomic<bool> decided{false};
     std::vector<Outcome> outcomes(k, Outcome::kOutOfBudget);
+    // A member out of memory drops out of the race (its next FitsIn starts
+    // afresh); the others decide.
     auto run = [&, capacity, nodes, k](size_t i, Clock::time_point until) {
       members_[i]->RaceWith(&decided);
-      outcomes[i] = members_[i]->FitsIn(capacity, until, nodes / k);
+      try {
+        outcomes[i] = members_[i]->FitsIn(capacity, until, nodes / k);
+      } catch (const std::bad_alloc&) {
+        outcomes[i] = Outcome::kOutOfBudget;
+      }
       members_[i]->RaceWith(nullptr);
       if (outcomes[i] != Outcome::kOutOfBudget) decided = true;
     };
@@ -1472,7 +1482,11 @@ Result<Placement> ExactAlgorithm::Place(const std::vector<PlanItem>& items,
     sweep.StopWhen(&stop_search);
     try {
       diver = std::thread([&items, budget, low, &dived, &dives, &stop_search] {
-        dived = DiveUntil(items, budget, &dives);
+        try {
+          dived = DiveUntil(items, budget, &dives);
+        } catch (const std::bad_alloc&) {
+          dived.reset();  // Out of memory: no dives, the search goes on.
+        }
         if (dived && dived->height <= low) stop_search = true;
       });
     } catch (const std::system_error&) {
