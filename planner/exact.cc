@@ -111,7 +111,8 @@ uint64_t AlignUp(uint64_t value, uint64_t alignment) {
 
 // States (each a list of words) under which a search failed at one
 // capacity, so that it need not search them again. Compared in full, so a
-// proof never rests on a hash; up to kMaxWords words in all.
+// proof never rests on a hash; up to max_words words in all (kMaxWords,
+// 32 MiB, unless the owner shares that cap with others).
 class Refuted {
  public:
   static constexpr size_t kMaxWords = size_t{4} << 20;  // 32 MiB.
