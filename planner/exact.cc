@@ -300,18 +300,13 @@ class Search {
 
   // Whether the items fit in `capacity`, in one depth-first search (with
   // one preorder a restart would only search the same tree again), until
-  // `deadline` or `nodes` run out. A found plan is in solution().
+  // `deadline` or `nodes` run out. A found plan is in solution(). The
+  // caller has checked that every section's bytes and every item fit.
   Outcome FitsIn(uint64_t capacity, Clock::time_point deadline,
                  uint64_t nodes) {
     if (capacity != capacity_) refuted_.Clear();
     capacity_ = capacity;
     padded_capacity_ = AlignUp(capacity, granule_);
-    if (!FitsUnder(0, problem_.max_section_bytes(), padded_capacity_)) {
-      return Outcome::kInfeasible;
-    }
-    for (const Item& item : items_) {
-      if (item.size > capacity) return Outcome::kInfeasible;
-    }
     deadline_.at = deadline;
     if (nodes == 0 || deadline_.Passed()) return Outcome::kOutOfBudget;
     per_part_ = preorder_.per_part ? &preorder_ : nullptr;
@@ -476,15 +471,15 @@ class Search {
     Outcome outcome = Outcome::kFound;
     std::vector<std::pair<uint32_t, uint32_t>> rank_log;
     std::vector<uint64_t> key;
-    // Every part's bounds first: one that fails sinks the rest, which
+    // The later parts' bounds first: one that fails sinks the rest, which
     // would otherwise be searched for nothing (all the parts' sections
-    // were one part's a node ago, checked together).
+    // were one part's a node ago, checked together). The first part's are
+    // the first thing its search checks.
     for (const Part& sub : parts) {
       if (per_part_ != nullptr) RerankPart(sub, &rank_log);
     }
-    for (const Part& sub : parts) {
-      if (outcome != Outcome::kFound) break;
-      outcome = Dfs(sub, last_offset, 0, /*probe=*/true);
+    for (size_t p = 1; p < parts.size() && outcome == Outcome::kFound; ++p) {
+      outcome = Dfs(parts[p], last_offset, 0, /*probe=*/true);
     }
     for (const Part& sub : parts) {
       if (outcome != Outcome::kFound) break;
@@ -739,15 +734,23 @@ class Search {
 // the rest run on the caller's, in turn, each an equal share of the time.
 class Searches {
  public:
-  explicit Searches(const SearchProblem& problem) {
+  explicit Searches(const SearchProblem& problem) : problem_(problem) {
     for (const Preorder& preorder : kPreorders) {
       members_.push_back(std::make_unique<Search>(problem, preorder));
     }
   }
 
-  // Each search gets an equal share of `nodes`.
+  // Each search gets an equal share of `nodes`. A capacity under a
+  // section's bytes or an item is refused here, before any thread starts.
   Outcome FitsIn(uint64_t capacity, Clock::time_point deadline,
                  uint64_t nodes) {
+    if (!FitsUnder(0, problem_.max_section_bytes(),
+                   AlignUp(capacity, problem_.granule))) {
+      return Outcome::kInfeasible;
+    }
+    for (const Item& item : problem_.items) {
+      if (item.size > capacity) return Outcome::kInfeasible;
+    }
     const size_t k = members_.size();
     std::atomic<bool> decided{false};
     std::vector<Outcome> outcomes(k, Outcome::kOutOfBudget);
@@ -772,14 +775,15 @@ class Searches {
     } catch (const std::system_error&) {
       // Fewer threads: the rest run here.
     }
-    std::vector<size_t> here = {0};
-    for (size_t i = started; i < k; ++i) here.push_back(i);
-    for (size_t n = 0; n < here.size() && !decided; ++n) {
+    // Here: the first member, then those no thread took (started..k).
+    const size_t here = 1 + (k - started);
+    for (size_t n = 0; n < here && !decided; ++n) {
       const Clock::time_point now = Clock::now();
-      const size_t left = here.size() - n;
-      run(here[n], left == 1 || now >= deadline
-                       ? deadline
-                       : now + (deadline - now) / static_cast<int>(left));
+      const size_t left = here - n;
+      run(n == 0 ? 0 : started + n - 1,
+          left == 1 || now >= deadline
+              ? deadline
+              : now + (deadline - now) / static_cast<int>(left));
     }
     for (std::thread& thread : threads) thread.join();
     for (size_t i = 0; i < k; ++i) {
@@ -808,6 +812,7 @@ class Searches {
   }
 
  private:
+  const SearchProblem& problem_;
   std::vector<std::unique_ptr<Search>> members_;
   size_t winner_ = 0;
 };
@@ -1452,11 +1457,11 @@ Result<Placement> ExactAlgorithm::Place(const std::vector<PlanItem>& items,
   // in number (a dive counted as one node per item, up to half the nodes),
   // run beside that decision on a thread of their own, for as long as it; the
   // first to reach the bound stops the other. With slack to spare the
-  // search finds few plans (on asplos2024 E none at its bound in 60 s), and
-  // the dives find lower ones than the bisection did: asplos2024 at 5 s,
-  // H reaches its bound (in 0.2 s), D 1.077x -> 1.060-1.069x, E 1.085x ->
-  // 1.076x, J 1.055x -> 1.044x. The bisection then starts from their
-  // height.
+  // search finds few plans, and the dives find lower ones than the
+  // bisection does: on asplos2024 at 5 s they prove H (0.5-0.7 s, beside
+  // the six racing searches) and give D and J their heights (1.077x ->
+  // 1.060-1.069x, 1.055x -> 1.044x when they came in). The bisection then
+  // starts from their height.
   // Up to half the nodes left, a dive counted as one node per item.
   auto dive_budget = [&](Clock::time_point until, uint64_t stop_at) {
     DiveBudget budget;
