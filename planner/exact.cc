@@ -281,7 +281,6 @@ class Search {
         cover_begin_(problem.cover_begin),
         covering_(problem.covering),
         equivalent_before_(problem.equivalent_before),
-        problem_(problem),
         preorder_(preorder) {
     const size_t m = items_.size();
     busiest_.resize(m);
@@ -689,7 +688,6 @@ class Search {
   const std::vector<size_t>& cover_begin_;
   const std::vector<uint32_t>& covering_;
   const std::vector<uint32_t>& equivalent_before_;
-  const SearchProblem& problem_;
   const Preorder& preorder_;
   std::vector<uint32_t> preorder_rank_;  // 1 = first.
 
