@@ -4,6 +4,7 @@
 #include <array>
 #include <atomic>
 #include <chrono>
+#include <limits>
 #include <numeric>
 #include <optional>
 #include <utility>
@@ -67,55 +68,63 @@ std::vector<uint64_t> Ranks(const std::vector<size_t>& order) {
   return rank;
 }
 
-// A monotone priority queue (radix heap) of keys: every key pushed is at
-// least the last one popped, as (offset, place) keys in a dive are. A key
-// lands in the bucket of its highest bit that differs from the last key
-// popped; the lowest nonempty bucket is redistributed when bucket 0 (keys
-// equal to it) runs dry, so each key moves O(key bits) times at most and
-// usually once. Buckets keep their memory across Clear().
-template <typename Key>
-class RadixHeap {
+// A monotone priority queue (radix heap) of (offset, item) entries that
+// pops a whole level (every item at the lowest offset) at once: every
+// offset pushed is above the last level popped, as in a dive, where an item
+// is raised only above the offset just placed. An entry lands in the bucket
+// of the highest bit in which its offset differs from the last level; when
+// bucket 0 (that level) is taken, the lowest nonempty bucket is
+// redistributed, so each entry moves once per bit at most and usually
+// once. Buckets keep their memory across Clear().
+class LevelHeap {
  public:
+  struct Entry {
+    uint64_t offset;
+    uint32_t item;
+  };
+
   bool empty() const { return size_ == 0; }
   void Clear() {
-    for (std::vector<Key>& bucket : buckets_) bucket.clear();
+    for (std::vector<Entry>& bucket : buckets_) bucket.clear();
     last_ = 0;
     size_ = 0;
   }
-  void Push(Key key) {
-    buckets_[Bucket(key)].push_back(key);
+  void Push(uint64_t offset, uint32_t item) {
+    buckets_[Bucket(offset)].push_back(Entry{offset, item});
     ++size_;
   }
-  Key Pop() {
+  // Moves the items of every entry at the lowest offset into *level
+  // (replacing what it held) and returns that offset. Not empty().
+  uint64_t PopLevel(std::vector<uint32_t>* level) {
     if (buckets_[0].empty()) {
       size_t b = 1;
       while (buckets_[b].empty()) ++b;
-      std::vector<Key>& from = buckets_[b];
-      last_ = *std::min_element(from.begin(), from.end());
-      for (Key key : from) buckets_[Bucket(key)].push_back(key);
+      std::vector<Entry>& from = buckets_[b];
+      last_ = std::min_element(from.begin(), from.end(),
+                               [](const Entry& x, const Entry& y) {
+                                 return x.offset < y.offset;
+                               })
+                  ->offset;
+      for (const Entry& entry : from) {
+        buckets_[Bucket(entry.offset)].push_back(entry);
+      }
       from.clear();
     }
-    const Key key = buckets_[0].back();
-    buckets_[0].pop_back();
-    --size_;
-    return key;
+    level->clear();
+    for (const Entry& entry : buckets_[0]) level->push_back(entry.item);
+    size_ -= buckets_[0].size();
+    buckets_[0].clear();
+    return last_;
   }
 
  private:
-  static constexpr size_t kBits = 8 * sizeof(Key);
-
-  size_t Bucket(Key key) const {
-    const Key x = key ^ last_;
-    if constexpr (kBits > 64) {
-      const uint64_t high = static_cast<uint64_t>(x >> 64);
-      if (high != 0) return kBits - static_cast<size_t>(__builtin_clzll(high));
-    }
-    const uint64_t low = static_cast<uint64_t>(x);
-    return low == 0 ? 0 : 64 - static_cast<size_t>(__builtin_clzll(low));
+  size_t Bucket(uint64_t offset) const {
+    const uint64_t x = offset ^ last_;
+    return x == 0 ? 0 : 64 - static_cast<size_t>(__builtin_clzll(x));
   }
 
-  std::array<std::vector<Key>, kBits + 1> buckets_;
-  Key last_ = 0;
+  std::array<std::vector<Entry>, 65> buckets_;
+  uint64_t last_ = 0;
   size_t size_ = 0;
 };
 
@@ -124,89 +133,79 @@ class RadixHeap {
 // canonical search's first dive does, with no capacity.
 class Dives {
  public:
+  static constexpr uint64_t kPlaced = std::numeric_limits<uint64_t>::max();
+
   Dives(const std::vector<PlanItem>& items, const OverlapGraph& overlaps)
       : overlaps_(overlaps) {
-    // Every offset a dive gives is a sum of sizes aligned up, so a multiple
-    // of `unit_`, and at most the sum of every size and alignment. Where
-    // that is under 2^32 units, keys (offset in units, place) fit 64 bits.
-    uint64_t total = 0;
-    bool small = true;
     for (const PlanItem& item : items) {
       sizes_.push_back(item.size);
       alignments_.push_back(item.alignment);
-      unit_ = std::gcd(unit_, item.size);
-      if (item.alignment > 1) unit_ = std::gcd(unit_, item.alignment);
-      small = small && CheckedAdd(total, item.size, &total) &&
-              CheckedAdd(total, item.alignment, &total);
     }
-    if (unit_ == 0) unit_ = 1;
-    narrow_ = small && total / unit_ < (uint64_t{1} << 32);
   }
 
-  // Empty where an offset would pass 2^64 (ValidatePlanItems' bounds keep
-  // every sum of sizes below that; the dive checks anyway).
-  std::optional<std::vector<uint64_t>> Dive(
-      const std::vector<double>& priority) {
-    return narrow_ ? DiveWith(priority, &narrow_heap_)
-                   : DiveWith(priority, &wide_heap_);
-  }
-
- private:
-  template <typename Key>
-  std::optional<std::vector<uint64_t>> DiveWith(
-      const std::vector<double>& priority, RadixHeap<Key>* queue) {
+  // Items must have passed ValidatePlanItems: its bound on the sum of
+  // sizes and paddings bounds every offset a dive gives (each is the
+  // aligned end of a chain of items), so none overflows.
+  std::vector<uint64_t> Dive(const std::vector<double>& priority) {
     const size_t n = sizes_.size();
-    // Keys: offset (in units where narrow), then the place in priority
-    // order (ties: index), which names the item.
+    // Entries name an item by its place in priority order (ties: index).
     std::vector<uint32_t> order(n);
     std::iota(order.begin(), order.end(), 0);
     std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
       return priority[a] != priority[b] ? priority[a] > priority[b] : a < b;
     });
-    std::vector<uint32_t> place(n);
-    for (uint32_t k = 0; k < n; ++k) place[order[k]] = k;
-    const uint64_t scale = narrow_ ? unit_ : 1;
-    auto key = [&](uint64_t offset, uint32_t i) {
-      return static_cast<Key>(static_cast<Key>(offset / scale) << 32) |
-             place[i];
-    };
     std::vector<uint64_t> offsets(n, 0);
-    std::vector<uint8_t> placed(n, 0);
-    queue->Clear();
-    for (uint32_t i = 0; i < n; ++i) {
-      if (sizes_[i] > 0) queue->Push(key(0, i));
+    // The lowest offset each unplaced item can take; kPlaced once placed.
+    std::vector<uint64_t> lowest(n, 0);
+    queue_.Clear();
+    for (uint32_t k = 0; k < n; ++k) {
+      if (sizes_[order[k]] > 0) queue_.Push(0, k);
     }
-    while (!queue->empty()) {
-      const Key popped = queue->Pop();
-      const uint32_t i = order[static_cast<uint32_t>(popped)];
-      const uint64_t offset = static_cast<uint64_t>(popped >> 32) * scale;
-      if (placed[i]) continue;
-      if (offset != offsets[i]) {  // Raised since: queued again.
-        queue->Push(key(offsets[i], i));
-        continue;
+    // Placing an item raises its neighbours above the level, so none joins
+    // it: a level's items go in priority order, those raised since they
+    // were queued (by an item placed before them) queued again.
+    while (!queue_.empty()) {
+      const uint64_t offset = queue_.PopLevel(&level_);
+      size_t kept = 0;
+      for (uint32_t k : level_) {
+        const uint64_t low = lowest[order[k]];
+        if (low == offset) {
+          level_[kept++] = k;
+        } else {
+          queue_.Push(low, k);
+        }
       }
-      placed[i] = 1;
-      uint64_t end = 0;
-      if (!CheckedAdd(offset, sizes_[i], &end)) return std::nullopt;
-      for (size_t k = overlaps_.begin(i); k < overlaps_.end(i); ++k) {
-        const uint32_t j = overlaps_.neighbors()[k];
-        // Offsets are aligned, so an end at or below one stays below it.
-        if (placed[j] || end <= offsets[j]) continue;
-        uint64_t raised = 0;
-        if (!CheckedAlignUp(end, alignments_[j], &raised)) return std::nullopt;
-        offsets[j] = raised;
+      level_.resize(kept);
+      if (!std::is_sorted(level_.begin(), level_.end())) {
+        std::sort(level_.begin(), level_.end());
+      }
+      for (uint32_t k : level_) {
+        const uint32_t i = order[k];
+        if (lowest[i] != offset) {  // Raised by this level's items.
+          queue_.Push(lowest[i], k);
+          continue;
+        }
+        offsets[i] = offset;
+        lowest[i] = kPlaced;
+        const uint64_t end = offset + sizes_[i];
+        const uint32_t* neighbor = overlaps_.neighbors().data();
+        for (size_t e = overlaps_.begin(i); e < overlaps_.end(i); ++e) {
+          const uint32_t j = neighbor[e];
+          const uint64_t raised =
+              (end + alignments_[j] - 1) & ~(alignments_[j] - 1);
+          lowest[j] = std::max(lowest[j], raised);
+        }
       }
     }
     return offsets;
   }
 
+ private:
   const OverlapGraph& overlaps_;
   std::vector<uint64_t> sizes_;
   std::vector<uint64_t> alignments_;
-  uint64_t unit_ = 0;
-  bool narrow_ = false;
-  RadixHeap<uint64_t> narrow_heap_;
-  RadixHeap<unsigned __int128> wide_heap_;
+  LevelHeap queue_;
+  std::vector<uint32_t> level_;
 };
 
 class Tries {
@@ -340,9 +339,7 @@ uint64_t RunDives(const std::vector<PlanItem>& items,
   std::vector<double> priority(area_rank.begin(), area_rank.end());
   uint64_t dive = 0;
   for (; more(dive) && tries->height() > lower_bound; ++dive) {
-    std::optional<std::vector<uint64_t>> dived = dives.Dive(priority);
-    if (!dived) break;
-    std::vector<uint64_t> offsets = std::move(*dived);
+    std::vector<uint64_t> offsets = dives.Dive(priority);
     const uint64_t height = PlacementHeight(items, offsets);
     for (size_t i = 0; i < n && height > lower_bound; ++i) {
       const uint64_t end = offsets[i] + items[i].size;
