@@ -20,8 +20,8 @@ namespace memplan {
 namespace planner {
 namespace {
 
-// Items the jittered tries may place: 20 tries at 100 items, 4 at 500, 1 at
-// 2000, none above.
+// Where no dives run (no overlap graph), items the jittered tries may
+// place: 1 try at 2,000 items, none above.
 constexpr size_t kJitterBudget = 2000;
 // Bottom-up placements compacted, lowest first.
 constexpr size_t kCompacted = 3;
@@ -40,6 +40,12 @@ constexpr uint64_t kDiveWork = 150'000;
 // mean from 1.118x to 1.115x the bound, on the generated families 1.172x to
 // 1.167x, for about 0.3 ms at 500 buffers (all dives: 1.113x, +3 ms).
 constexpr uint64_t kFlipNearPercent = 3;
+// After dives, the jittered tries get the dives' work left over (where the
+// dives stopped at kMaxDives), a try costing this many dives: a bottom-up
+// try took 3.2 dives' instructions at 500 buffers. At 500 buffers that
+// leaves none (there were 4; they cost a third of multi_fit's time and
+// lowered 1 of the 12 problems), at 100 about 25 (there were 20).
+constexpr uint64_t kJitterDives = 3;
 
 // splitmix64: a fixed stream on every standard library.
 class Jitter {
@@ -386,6 +392,7 @@ Result<Placement> MultiFitAlgorithm::Place(const std::vector<PlanItem>& items,
   // dives follow (no overlap graph): after dives none of the four was ever
   // the lowest on the generated families (100 to 2,000 buffers) or
   // asplos2024, and at 2,000 buffers they took half the time.
+  size_t jitter_tries = kJitterBudget / n;
   if (!overlaps) {
     const std::vector<uint64_t> size_rank = Ranks(by_size);
     for (const std::vector<uint64_t>* rank : {&size_rank, &area_rank}) {
@@ -397,15 +404,20 @@ Result<Placement> MultiFitAlgorithm::Place(const std::vector<PlanItem>& items,
   } else {
     // A dive's heap entries, about: its items and pairs.
     const uint64_t per_dive = n + overlaps->pairs();
-    RunDives(items, *overlaps, area_rank, lower_bound, &tries,
-             [per_dive](uint64_t dive) {
-               return dive < kMaxDives && (dive + 1) * per_dive <= kDiveWork;
-             });
+    const uint64_t dives = RunDives(items, *overlaps, area_rank, lower_bound,
+                                    &tries, [per_dive](uint64_t dive) {
+                                      return dive < kMaxDives &&
+                                             (dive + 1) * per_dive <= kDiveWork;
+                                    });
+    jitter_tries = static_cast<size_t>(
+        (kDiveWork - std::min(kDiveWork, dives * per_dive)) /
+        (kJitterDives * per_dive));
+    if (tries.height() == lower_bound) jitter_tries = 0;
   }
   // Sizes scaled by a random factor in [0, 1): other ties, other choices.
   Jitter jitter;
   std::vector<uint64_t> jittered(n);
-  for (size_t spent = 0, k = 0; spent + n <= kJitterBudget; spent += n, ++k) {
+  for (size_t k = 0; k < jitter_tries; ++k) {
     for (size_t i = 0; i < n; ++i) {
       jittered[i] = static_cast<uint64_t>(
           (static_cast<unsigned __int128>(items[i].size) * jitter.Next()) >>

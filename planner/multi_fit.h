@@ -10,7 +10,9 @@
 // far is also flipped (below) once. Where the graph would be too large for
 // dives, they are placed bottom-up (skyline.h) instead, under two orders, by
 // size and by size x lifetime, forwards and backwards in time. Then
-// bottom-up with sizes jittered while a budget of item placements lasts.
+// bottom-up with sizes jittered, for the work the dives left (where they
+// stopped at their number, not their work) or, without dives, while a
+// budget of item placements lasts.
 // The best bottom-up placements are compacted (items re-placed lowest
 // first, in order of offset, which never raises one), and the lowest plan
 // is improved by flipping it upside down and compacting again while that
