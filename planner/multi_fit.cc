@@ -4,6 +4,7 @@
 #include <array>
 #include <atomic>
 #include <chrono>
+#include <iterator>
 #include <limits>
 #include <numeric>
 #include <optional>
@@ -155,23 +156,22 @@ class Dives {
   std::vector<uint64_t> Dive(const std::vector<double>& priority) {
     const size_t n = sizes_.size();
     // Entries name an item by its place in priority order (ties: index).
-    std::vector<uint32_t> order(n);
-    std::iota(order.begin(), order.end(), 0);
-    std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
-      return priority[a] != priority[b] ? priority[a] > priority[b] : a < b;
-    });
+    Reorder(priority);
+    const std::vector<uint32_t>& order = order_;
     std::vector<uint64_t> offsets(n, 0);
     // The lowest offset each unplaced item can take; kPlaced once placed.
-    std::vector<uint64_t> lowest(n, 0);
+    std::vector<uint64_t>& lowest = lowest_;
+    lowest.assign(n, 0);
     queue_.Clear();
+    // The first level: every item, at 0.
+    level_.clear();
     for (uint32_t k = 0; k < n; ++k) {
-      if (sizes_[order[k]] > 0) queue_.Push(0, k);
+      if (sizes_[order[k]] > 0) level_.push_back(k);
     }
     // Placing an item raises its neighbours above the level, so none joins
     // it: a level's items go in priority order, those raised since they
     // were queued (by an item placed before them) queued again.
-    while (!queue_.empty()) {
-      const uint64_t offset = queue_.PopLevel(&level_);
+    for (uint64_t offset = 0;; offset = queue_.PopLevel(&level_)) {
       size_t kept = 0;
       for (uint32_t k : level_) {
         const uint64_t low = lowest[order[k]];
@@ -202,16 +202,51 @@ class Dives {
           lowest[j] = std::max(lowest[j], raised);
         }
       }
+      if (queue_.empty()) break;
     }
     return offsets;
   }
 
  private:
+  // order_ sorted by `priority`, descending (ties: index). Priorities only
+  // change for some items between dives, so where order_ was sorted by the
+  // last ones, only the changed items are sorted and merged in.
+  void Reorder(const std::vector<double>& priority) {
+    auto before = [&](uint32_t a, uint32_t b) {
+      return priority[a] != priority[b] ? priority[a] > priority[b] : a < b;
+    };
+    const size_t n = sizes_.size();
+    if (last_priority_.size() != n) {
+      order_.resize(n);
+      std::iota(order_.begin(), order_.end(), 0);
+      std::sort(order_.begin(), order_.end(), before);
+    } else {
+      changed_.clear();
+      size_t kept = 0;
+      for (uint32_t i : order_) {
+        if (priority[i] != last_priority_[i]) {
+          changed_.push_back(i);
+        } else {
+          order_[kept++] = i;
+        }
+      }
+      std::sort(changed_.begin(), changed_.end(), before);
+      merged_.clear();
+      std::merge(order_.begin(), order_.begin() + kept, changed_.begin(),
+                 changed_.end(), std::back_inserter(merged_), before);
+      order_.swap(merged_);
+    }
+    last_priority_ = priority;
+  }
+
   const OverlapGraph& overlaps_;
   std::vector<uint64_t> sizes_;
   std::vector<uint64_t> alignments_;
   LevelHeap queue_;
   std::vector<uint32_t> level_;
+  std::vector<uint32_t> order_, changed_, merged_;
+  std::vector<double> last_priority_;
+  std::vector<uint64_t> lowest_;
 };
 
 class Tries {
