@@ -184,6 +184,47 @@ TEST(HardProblemsExactTest, FindsSlackPackingsAtTheBoundMultiFitMisses) {
   }
 }
 
+// Two of those packings side by side in time: no item spans the cut
+// between them, so the search solves them as two parts, each at or above
+// the last offset placed. With the parts' floor one byte too high the
+// search misses the plans of the first two pairs (a mutant that passes
+// every other test here).
+TEST(HardProblemsExactTest, SolvesPackingsSideBySideAsParts) {
+  const planner::AlgorithmOptions options = UnderNodeBudget(2'000'000);
+  const std::unique_ptr<planner::Algorithm> exact =
+      planner::MakeAlgorithm("exact");
+  const std::pair<size_t, uint64_t> pairs[][2] = {
+      {{30, 10}, {30, 11}}, {{30, 17}, {40, 6}}, {{40, 1}, {40, 7}}};
+  for (const auto& pair : pairs) {
+    HardProblem both;
+    both.name = "side by side";
+    TimeValue shift = 0;
+    for (const auto& [buffers, seed] : pair) {
+      const HardProblem part =
+          MakeHardProblem(HardFamily::kUnreachable, buffers, seed);
+      TimeValue last = 0;
+      for (planner::PlanItem item : part.items) {
+        item.lifetime.first += shift;
+        item.lifetime.last += shift;
+        last = std::max(last, item.lifetime.last);
+        both.items.push_back(item);
+      }
+      both.construction_offsets.insert(both.construction_offsets.end(),
+                                       part.construction_offsets.begin(),
+                                       part.construction_offsets.end());
+      shift = last + 1;
+    }
+    const uint64_t bound = planner::LiveBytesLowerBound(both.items);
+    SCOPED_TRACE(std::to_string(pair[0].second) + "+" +
+                 std::to_string(pair[1].second));
+    Result<planner::Placement> placement = exact->Place(both.items, options);
+    ASSERT_TRUE(placement.ok());
+    EXPECT_EQ(FirstConflict(both, placement->offsets), "");
+    EXPECT_EQ(placement->height, bound);
+    EXPECT_TRUE(placement->proven_optimal);
+  }
+}
+
 // multi_fit's squeaky-wheel dives: on small aligned packings its other
 // tries reach the optimum on 15 of these 30, the dives on 25.
 TEST(HardProblemsQualityTest, MultiFitReachesMostSmallAlignedOptima) {
