@@ -82,9 +82,12 @@ struct Item {
   size_t index;     // Position in the caller's item list.
 };
 
+// No item, no section.
+constexpr uint32_t kNone = std::numeric_limits<uint32_t>::max();
+
 // When a decision ends, out of budget: at a time, or once another thread
 // sets `stop` (the dives, at the bound) or `race` (a rival search that
-// decided). Search and Sweep each keep one.
+// decided).
 struct Deadline {
   Clock::time_point at;
   const std::atomic<bool>* stop = nullptr;
@@ -94,6 +97,35 @@ struct Deadline {
     return Clock::now() > at ||
            (stop != nullptr && stop->load(std::memory_order_relaxed)) ||
            (race != nullptr && race->load(std::memory_order_relaxed));
+  }
+};
+
+// A search's budget: the deadline, and the nodes of one attempt (up to
+// `limit`) and of all attempts. Search and Sweep each keep one.
+struct Budget {
+  Deadline deadline;
+  uint64_t nodes = 0;
+  uint64_t limit = 0;
+  uint64_t total = 0;
+
+  void Start(uint64_t node_limit) {
+    nodes = 0;
+    limit = node_limit;
+  }
+  // Adds the attempt's nodes to the total and returns them.
+  uint64_t Finish() {
+    total += nodes;
+    return nodes;
+  }
+  // Counts a node: false once the attempt is out of nodes or (checked
+  // every 256 nodes) out of time, which also ends the attempt.
+  bool Tick() {
+    if (++nodes > limit) return false;
+    if ((nodes & 255) == 0 && deadline.Passed()) {
+      limit = 0;
+      return false;
+    }
+    return true;
   }
 };
 
@@ -192,8 +224,6 @@ struct Part {
 // What the searches over one problem share, built once: the items, which
 // of them meet in time, and per section its items and padded bytes.
 struct SearchProblem {
-  static constexpr uint32_t kNone = std::numeric_limits<uint32_t>::max();
-
   // `overlaps`: the items' lifetimes that meet, by section.
   SearchProblem(const std::vector<Item>& items_in, OverlapGraph overlaps_in,
                 size_t sections_in, uint64_t granule_in)
@@ -306,8 +336,8 @@ class Search {
     if (capacity != capacity_) refuted_.Clear();
     capacity_ = capacity;
     padded_capacity_ = AlignUp(capacity, granule_);
-    deadline_.at = deadline;
-    if (nodes == 0 || deadline_.Passed()) return Outcome::kOutOfBudget;
+    budget_.deadline.at = deadline;
+    if (nodes == 0 || budget_.deadline.Passed()) return Outcome::kOutOfBudget;
     per_part_ = preorder_.per_part ? &preorder_ : nullptr;
     return Attempt(preorder_rank_, nodes);
   }
@@ -318,15 +348,13 @@ class Search {
       (*offsets)[items_[k].index] = solution_[k];
     }
   }
-  uint64_t total_nodes() const { return total_nodes_; }
+  uint64_t total_nodes() const { return budget_.total; }
   // Decisions from now on also end (out of budget) once *stop is set.
-  void StopWhen(const std::atomic<bool>* stop) { deadline_.stop = stop; }
+  void StopWhen(const std::atomic<bool>* stop) { budget_.deadline.stop = stop; }
   // And once *race is set.
-  void RaceWith(const std::atomic<bool>* race) { deadline_.race = race; }
+  void RaceWith(const std::atomic<bool>* race) { budget_.deadline.race = race; }
 
  private:
-  static constexpr uint32_t kNone = std::numeric_limits<uint32_t>::max();
-
   // Whether a comes before b in `order`, with `busiest` per item; ties in
   // index order, as equivalent_before_ (and so the order pruning) expects:
   // equivalent items tie on every key.
@@ -383,8 +411,7 @@ class Search {
   Outcome Attempt(const std::vector<uint32_t>& rank, uint64_t node_limit) {
     const size_t m = items_.size();
     rank_ = rank;
-    nodes_ = 0;
-    node_limit_ = node_limit;
+    budget_.Start(node_limit);
     placed_.assign(m, 0);
     min_offset_.assign(m, 0);
     unplaced_neighbors_.resize(m);
@@ -414,7 +441,7 @@ class Search {
     }
     const Part all = {0, m, 0, static_cast<uint32_t>(sections_ - 1)};
     const Outcome outcome = SolveParts(all, 0, 0);
-    total_nodes_ += nodes_;
+    budget_.Finish();
     return outcome;
   }
 
@@ -431,14 +458,7 @@ class Search {
            other.size % other.alignment == 0 && item.size % item.alignment == 0;
   }
 
-  bool Tick() {
-    if (++nodes_ > node_limit_) return false;
-    if ((nodes_ & 255) == 0 && deadline_.Passed()) {
-      node_limit_ = 0;
-      return false;
-    }
-    return true;
-  }
+  bool Tick() { return budget_.Tick(); }
 
   // Solves `part` split at the cuts cut_log_[cut_base..]: each side alone,
   // since no unplaced item spans a cut, but each still at last_offset or
@@ -697,10 +717,7 @@ class Search {
   std::vector<uint64_t> busiest_;       // Scratch for the ranking.
   uint64_t capacity_ = 0;
   uint64_t padded_capacity_ = 0;
-  Deadline deadline_;
-  uint64_t nodes_ = 0;
-  uint64_t node_limit_ = 0;
-  uint64_t total_nodes_ = 0;
+  Budget budget_;
   std::vector<uint8_t> placed_;
   std::vector<uint64_t> min_offset_;  // Aligned highest placed neighbour end.
   std::vector<uint32_t> unplaced_neighbors_;
@@ -929,7 +946,7 @@ class Sweep {
       if (unit_ == 0) unit_ = 1;
       SizeWindows();
     }
-    deadline_.at = deadline;
+    budget_.deadline.at = deadline;
     // Restarts: each order in turn, node limits doubling from
     // kFirstLimitPerItem nodes an item, so that one unlucky order does not
     // take the whole budget (each of them alone misses some of the
@@ -939,17 +956,15 @@ class Sweep {
         std::max<uint64_t>(items_.size() * kFirstLimitPerItem, 1024);
     while (true) {
       for (const std::vector<std::vector<uint32_t>>& order : orders_) {
-        if (nodes == 0 || deadline_.Passed()) {
+        if (nodes == 0 || budget_.deadline.Passed()) {
           return Outcome::kOutOfBudget;
         }
         starting_ = &order;
-        nodes_ = 0;
-        node_limit_ = std::min(limit, nodes);
+        budget_.Start(std::min(limit, nodes));
         std::fill(used_.begin(), used_.end(), 0);
         std::fill(waste_.begin(), waste_.end(), 0);
         const Outcome outcome = Column(0);
-        total_nodes_ += nodes_;
-        nodes -= std::min(nodes, nodes_);
+        nodes -= std::min(nodes, budget_.Finish());
         if (outcome != Outcome::kOutOfBudget) return outcome;
       }
       if (limit <= std::numeric_limits<uint64_t>::max() / 2) limit *= 2;
@@ -961,13 +976,12 @@ class Sweep {
       (*offsets)[items_[k].index] = solution_[k];
     }
   }
-  uint64_t total_nodes() const { return total_nodes_; }
+  uint64_t total_nodes() const { return budget_.total; }
   // Decisions from now on also end (out of budget) once *stop is set.
-  void StopWhen(const std::atomic<bool>* stop) { deadline_.stop = stop; }
+  void StopWhen(const std::atomic<bool>* stop) { budget_.deadline.stop = stop; }
   bool complete() const { return complete_; }
 
  private:
-  static constexpr uint32_t kNone = std::numeric_limits<uint32_t>::max();
   static constexpr uint32_t kMaxHorizon = 64;
   static constexpr size_t kUnknown = std::numeric_limits<size_t>::max();
   static constexpr size_t kSkipped = kUnknown - 1;
@@ -994,14 +1008,7 @@ class Sweep {
     return x.size == y.size && x.alignment == y.alignment && x.hi == y.hi;
   }
 
-  bool Tick() {
-    if (++nodes_ > node_limit_) return false;
-    if ((nodes_ & 255) == 0 && deadline_.Passed()) {
-      node_limit_ = 0;
-      return false;
-    }
-    return true;
-  }
+  bool Tick() { return budget_.Tick(); }
 
   // The sum (in units, at most the capacity's) of the items that start
   // after t and live at t + d, for d up to kMaxHorizon: a window there is at
@@ -1094,8 +1101,8 @@ class Sweep {
       // A bitset costs up to its words times its items, far more than a
       // node: building them is what overruns a small budget, so the
       // deadline is checked before each (and the search stops, unpruned).
-      if (deadline_.Passed()) {
-        node_limit_ = 0;
+      if (budget_.deadline.Passed()) {
+        budget_.limit = 0;
         return true;
       }
       BuildWindows(t, t + d);
@@ -1297,10 +1304,7 @@ class Sweep {
   std::vector<size_t> windows_;
   std::vector<uint64_t> window_sums_;
   std::vector<uint64_t> bits_;
-  Deadline deadline_;
-  uint64_t nodes_ = 0;
-  uint64_t node_limit_ = 0;
-  uint64_t total_nodes_ = 0;
+  Budget budget_;
 };
 
 }  // namespace
