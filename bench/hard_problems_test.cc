@@ -226,20 +226,27 @@ TEST(HardProblemsExactTest, SolvesPackingsSideBySideAsParts) {
 }
 
 // multi_fit's squeaky-wheel dives: on small aligned packings its other
-// tries reach the optimum on 15 of these 30, the dives on 25.
-TEST(HardProblemsQualityTest, MultiFitReachesMostSmallAlignedOptima) {
+// tries reach the optimum on 15 of the 30 aligned16 ones, one chain of
+// dives on 25, two chains (area and lifetime ranks) on 27; on the aligned64
+// ones one chain reaches 21, two reach 26.
+int MultiFitOptima(HardFamily family) {
   const std::unique_ptr<planner::Algorithm> multi_fit =
       planner::MakeAlgorithm("multi_fit");
   int optimal = 0;
   for (uint64_t seed = 1; seed <= 30; ++seed) {
-    const HardProblem problem =
-        MakeHardProblem(HardFamily::kAligned16, 40, seed);
+    const HardProblem problem = MakeHardProblem(family, 40, seed);
     Result<planner::Placement> placement = multi_fit->Place(problem.items, {});
-    ASSERT_TRUE(placement.ok()) << problem.name;
+    EXPECT_TRUE(placement.ok()) << problem.name;
+    if (!placement.ok()) continue;
     EXPECT_EQ(FirstConflict(problem, placement->offsets), "") << problem.name;
     if (placement->height == problem.optimum) ++optimal;
   }
-  EXPECT_GE(optimal, 24);
+  return optimal;
+}
+
+TEST(HardProblemsQualityTest, MultiFitReachesMostSmallAlignedOptima) {
+  EXPECT_GE(MultiFitOptima(HardFamily::kAligned16), 26);
+  EXPECT_GE(MultiFitOptima(HardFamily::kAligned64), 25);
 }
 
 TEST(HardSuiteTest, CoversEveryFamilyAndSize) {
