@@ -8,13 +8,13 @@
 // bound gain priority for the next one, in proportion to how far above
 // (Joslin and Clements, JAIR 1999), and a dive within 3% of the best so
 // far is also flipped (below) once. Two chains of dives run, from the
-// area ranks and from the lifetime ranks, the second on a second thread
-// where one can be had (the plan does not depend on it). Where the graph would
-// be too large for dives, they are placed bottom-up (skyline.h) instead, under
-// two orders, by size and by size x lifetime, forwards and backwards in time.
-// Then bottom-up with sizes jittered, for the work the dives left (where they
-// stopped at their number, not their work) or, without dives, while a
-// budget of item placements lasts.
+// area ranks and from the start ranks (time order), the second on a
+// second thread where one can be had (the plan does not depend on it).
+// Where the graph would be too large for dives, they are placed bottom-up
+// (skyline.h) instead, under two orders, by size and by size x lifetime,
+// forwards and backwards in time. Then bottom-up with sizes jittered, for
+// the work the dives left (where they stopped at their number, not their
+// work) or, without dives, while a budget of item placements lasts.
 // The best bottom-up placements are compacted (items re-placed lowest
 // first, in order of offset, which never raises one), and the lowest plan
 // is improved by flipping it upside down and compacting again while that
