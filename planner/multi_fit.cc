@@ -533,14 +533,35 @@ std::optional<Placement> DiveUntil(const std::vector<PlanItem>& items,
   tries.UseOverlaps(&*overlaps);
   const std::vector<size_t> by_size = BySize(items);
   tries.Keep(tries.PlaceInOrder(by_size));
-  *dives = RunDives(items, *overlaps, Ranks(ByArea(items, by_size)),
-                    LiveBytesLowerBound(items), &tries, [&](uint64_t dive) {
-                      return dive < budget.max_dives &&
-                             tries.height() > budget.stop_at &&
-                             (budget.stop == nullptr ||
-                              !budget.stop->load(std::memory_order_relaxed)) &&
-                             std::chrono::steady_clock::now() < budget.until;
-                    });
+  const std::vector<size_t> by_area = ByArea(items, by_size);
+  const uint64_t lower_bound = LiveBytesLowerBound(items);
+  // multi_fit's two chains, one after the other: the start ranks' for half
+  // the time and dives, then the area ranks' for the rest. With 1,000 dives
+  // on asplos2024 B..K that takes the mean from 1.0746x (the area ranks'
+  // chain alone) to 1.0681x the bound, on the generated families up to 500
+  // buffers from 1.1494x to 1.1425x the optimum; in exact at 5 s the
+  // unreachable family's medians per size went from 1.005, 1.090, 1.148,
+  // 1.183x to 1.024, 1.038-1.057, 1.147, 1.172x the construction.
+  const auto start = std::chrono::steady_clock::now();
+  const auto half =
+      budget.until > start ? start + (budget.until - start) / 2 : start;
+  for (int chain = 0; chain < 2; ++chain) {
+    const auto until = chain == 0 ? half : budget.until;
+    const uint64_t max_dives =
+        chain == 0 ? budget.max_dives / 2 : budget.max_dives - *dives;
+    Tries next(items, times);
+    next.UseOverlaps(&*overlaps);
+    next.Keep(tries.offsets());
+    *dives += RunDives(
+        items, *overlaps, Ranks(chain == 0 ? ByStart(items, by_area) : by_area),
+        lower_bound, &next, [&](uint64_t dive) {
+          return dive < max_dives && next.height() > budget.stop_at &&
+                 (budget.stop == nullptr ||
+                  !budget.stop->load(std::memory_order_relaxed)) &&
+                 std::chrono::steady_clock::now() < until;
+        });
+    tries.Keep(next.Take().offsets);
+  }
   return tries.Take();
 }
 

@@ -55,10 +55,11 @@ struct DiveBudget {
 
 // multi_fit's squeaky-wheel dives (best fit, then dives with their flips)
 // past multi_fit's bound on their number, within `budget` or until a plan
-// at the live-bytes bound. The lowest plan found, and in *dives how many
-// dives ran; empty where multi_fit would not dive (more than
-// kMaxSkylineItems items, or an overlap graph past its bound) or the items
-// are invalid. Reads `items` only, so it may run beside other readers.
+// at the live-bytes bound: its two chains one after the other, the start
+// ranks' with half the time and dives, then the area ranks'. The lowest plan
+// found, and in *dives how many dives ran; empty where multi_fit would not dive
+// (more than kMaxSkylineItems items, or an overlap graph past its bound) or the
+// items are invalid. Reads `items` only, so it may run beside other readers.
 std::optional<Placement> DiveUntil(const std::vector<PlanItem>& items,
                                    const DiveBudget& budget, uint64_t* dives);
 
