@@ -122,6 +122,17 @@ planner::AlgorithmOptions UnderNodeBudget(uint64_t nodes) {
   return options;
 }
 
+// exact's plan of `problem`: valid, at `height`, and proven optimal.
+void ExpectExactProves(const HardProblem& problem, uint64_t height,
+                       const planner::AlgorithmOptions& options) {
+  Result<planner::Placement> placement =
+      planner::MakeAlgorithm("exact")->Place(problem.items, options);
+  ASSERT_TRUE(placement.ok());
+  EXPECT_EQ(FirstConflict(problem, placement->offsets), "");
+  EXPECT_EQ(placement->height, height);
+  EXPECT_TRUE(placement->proven_optimal);
+}
+
 TEST(HardProblemsExactTest, ProvesSmallOnesOptimal) {
   // Small members of each family: exact finds and proves the known
   // optimum; on the unreachable family it proves an optimum no higher than
@@ -135,12 +146,7 @@ TEST(HardProblemsExactTest, ProvesSmallOnesOptimal) {
       for (uint64_t seed : {1, 2}) {
         const HardProblem problem = MakeHardProblem(family, buffers, seed);
         SCOPED_TRACE(problem.name);
-        Result<planner::Placement> placement =
-            exact->Place(problem.items, options);
-        ASSERT_TRUE(placement.ok());
-        EXPECT_EQ(FirstConflict(problem, placement->offsets), "");
-        EXPECT_EQ(placement->height, problem.optimum);
-        EXPECT_TRUE(placement->proven_optimal);
+        ExpectExactProves(problem, problem.optimum, options);
       }
     }
   }
@@ -165,8 +171,6 @@ TEST(HardProblemsExactTest, ProvesSmallOnesOptimal) {
 // such packings of 40 buffers, which is why these are the ones.
 TEST(HardProblemsExactTest, FindsSlackPackingsAtTheBoundMultiFitMisses) {
   const planner::AlgorithmOptions options = UnderNodeBudget(2'000'000);
-  const std::unique_ptr<planner::Algorithm> exact =
-      planner::MakeAlgorithm("exact");
   const std::unique_ptr<planner::Algorithm> multi_fit =
       planner::MakeAlgorithm("multi_fit");
   const std::pair<size_t, uint64_t> cases[] = {
@@ -179,11 +183,7 @@ TEST(HardProblemsExactTest, FindsSlackPackingsAtTheBoundMultiFitMisses) {
         multi_fit->Place(problem.items, options);
     ASSERT_TRUE(heuristic.ok());
     EXPECT_GT(heuristic->height, problem.lower_bound);
-    Result<planner::Placement> placement = exact->Place(problem.items, options);
-    ASSERT_TRUE(placement.ok());
-    EXPECT_EQ(FirstConflict(problem, placement->offsets), "");
-    EXPECT_EQ(placement->height, problem.lower_bound);
-    EXPECT_TRUE(placement->proven_optimal);
+    ExpectExactProves(problem, problem.lower_bound, options);
   }
 }
 
@@ -194,8 +194,6 @@ TEST(HardProblemsExactTest, FindsSlackPackingsAtTheBoundMultiFitMisses) {
 // the packings above, alone).
 TEST(HardProblemsExactTest, SolvesPackingsSideBySideAsParts) {
   const planner::AlgorithmOptions options = UnderNodeBudget(2'000'000);
-  const std::unique_ptr<planner::Algorithm> exact =
-      planner::MakeAlgorithm("exact");
   const std::pair<size_t, uint64_t> pairs[][2] = {
       {{30, 10}, {30, 11}}, {{30, 17}, {40, 15}}, {{40, 2}, {40, 18}}};
   for (const auto& pair : pairs) {
@@ -212,19 +210,11 @@ TEST(HardProblemsExactTest, SolvesPackingsSideBySideAsParts) {
         last = std::max(last, item.lifetime.last);
         both.items.push_back(item);
       }
-      both.construction_offsets.insert(both.construction_offsets.end(),
-                                       part.construction_offsets.begin(),
-                                       part.construction_offsets.end());
       shift = last + 1;
     }
-    const uint64_t bound = planner::LiveBytesLowerBound(both.items);
     SCOPED_TRACE(std::to_string(pair[0].second) + "+" +
                  std::to_string(pair[1].second));
-    Result<planner::Placement> placement = exact->Place(both.items, options);
-    ASSERT_TRUE(placement.ok());
-    EXPECT_EQ(FirstConflict(both, placement->offsets), "");
-    EXPECT_EQ(placement->height, bound);
-    EXPECT_TRUE(placement->proven_optimal);
+    ExpectExactProves(both, planner::LiveBytesLowerBound(both.items), options);
   }
 }
 
