@@ -381,22 +381,27 @@ std::optional<OverlapGraph> DiveGraph(const std::vector<PlanItem>& items) {
       [&](size_t i) { return items[i].size == 0; }, kDiveWork / 2);
 }
 
-// Squeaky-wheel dives (Joslin and Clements, JAIR 1999) from the area
-// ranks, kept in `tries`, while `more(dives so far)` and the best is above
-// the lower bound: each dive's items that end above the bound gain
-// priority in proportion to how far above, so the next dive places them
-// before their peers. Returns how many dives ran.
+// A chain of squeaky-wheel dives (Joslin and Clements, JAIR 1999) from
+// `rank`, in tries of its own that start from the plan `from`, while
+// `more(dives so far, lowest height so far)` and that height is above the
+// lower bound: each dive's items that end above the bound gain priority in
+// proportion to how far above, so the next dive places them before their
+// peers. The lowest plan, and in *dives how many dives ran.
 template <typename More>
-uint64_t RunDives(const std::vector<PlanItem>& items,
-                  const OverlapGraph& overlaps,
-                  const std::vector<uint64_t>& area_rank, uint64_t lower_bound,
-                  Tries* tries, More more) {
+Placement RunDives(const std::vector<PlanItem>& items, const TimeAxis& times,
+                   const OverlapGraph& overlaps,
+                   const std::vector<uint64_t>& rank, uint64_t lower_bound,
+                   const std::vector<uint64_t>& from, More more,
+                   uint64_t* dives) {
   const size_t n = items.size();
-  Dives dives(items, overlaps);
-  std::vector<double> priority(area_rank.begin(), area_rank.end());
+  Tries tries(items, times);
+  tries.UseOverlaps(&overlaps);
+  tries.Keep(from);
+  Dives diver(items, overlaps);
+  std::vector<double> priority(rank.begin(), rank.end());
   uint64_t dive = 0;
-  for (; more(dive) && tries->height() > lower_bound; ++dive) {
-    std::vector<uint64_t> offsets = dives.Dive(priority);
+  for (; more(dive, tries.height()) && tries.height() > lower_bound; ++dive) {
+    std::vector<uint64_t> offsets = diver.Dive(priority);
     const uint64_t height = PlacementHeight(items, offsets);
     for (size_t i = 0; i < n && height > lower_bound; ++i) {
       const uint64_t end = offsets[i] + items[i].size;
@@ -407,13 +412,14 @@ uint64_t RunDives(const std::vector<PlanItem>& items,
       }
     }
     if (static_cast<unsigned __int128>(height) * 100 <=
-        static_cast<unsigned __int128>(tries->height()) *
+        static_cast<unsigned __int128>(tries.height()) *
             (100 + kFlipNearPercent)) {
-      tries->FlipOf(offsets, height);
+      tries.FlipOf(offsets, height);
     }
-    tries->Keep(std::move(offsets));
+    tries.Keep(std::move(offsets));
   }
-  return dive;
+  *dives = dive;
+  return tries.Take();
 }
 
 }  // namespace
@@ -455,7 +461,7 @@ Result<Placement> MultiFitAlgorithm::Place(const std::vector<PlanItem>& items,
   } else {
     // A dive's heap entries, about: its items and pairs.
     const uint64_t per_dive = n + overlaps->pairs();
-    auto more = [per_dive](uint64_t dive) {
+    auto more = [per_dive](uint64_t dive, uint64_t) {
       return dive < kMaxDives && (dive + 1) * per_dive <= kDiveWork;
     };
     // Two chains of dives, one from the area ranks and one from the start
@@ -469,14 +475,15 @@ Result<Placement> MultiFitAlgorithm::Place(const std::vector<PlanItem>& items,
     // 1.157x; latest start first 1.111x and 1.159x; busiest section first
     // 1.110x and 1.158x.
     const std::vector<uint64_t> start_rank = Ranks(ByStart(items, by_area));
-    Tries second(items, times);
-    second.UseOverlaps(&*overlaps);
-    second.Keep(tries.offsets());
+    const std::vector<uint64_t> best_fit = tries.offsets();
+    Placement second;
     auto run_second = [&] {
+      uint64_t unused = 0;
       try {
-        RunDives(items, *overlaps, start_rank, lower_bound, &second, more);
+        second = RunDives(items, times, *overlaps, start_rank, lower_bound,
+                          best_fit, more, &unused);
       } catch (const std::bad_alloc&) {
-        // Out of memory: the plans it kept before stand.
+        // Out of memory: the first chain's plans stand.
       }
     };
     std::thread helper;
@@ -491,14 +498,16 @@ Result<Placement> MultiFitAlgorithm::Place(const std::vector<PlanItem>& items,
         if (thread.joinable()) thread.join();
       }
     } join{helper};
-    const uint64_t dives =
-        RunDives(items, *overlaps, area_rank, lower_bound, &tries, more);
+    uint64_t dives = 0;
+    tries.Keep(RunDives(items, times, *overlaps, area_rank, lower_bound,
+                        best_fit, more, &dives)
+                   .offsets);
     if (helper.joinable()) {
       helper.join();
     } else {
       run_second();
     }
-    tries.Keep(second.Take().offsets);
+    if (!second.offsets.empty()) tries.Keep(std::move(second.offsets));
     jitter_tries = static_cast<size_t>(
         (kDiveWork - std::min(kDiveWork, dives * per_dive)) /
         (kJitterDives * per_dive));
@@ -549,18 +558,20 @@ std::optional<Placement> DiveUntil(const std::vector<PlanItem>& items,
     const auto until = chain == 0 ? half : budget.until;
     const uint64_t max_dives =
         chain == 0 ? budget.max_dives / 2 : budget.max_dives - *dives;
-    Tries next(items, times);
-    next.UseOverlaps(&*overlaps);
-    next.Keep(tries.offsets());
-    *dives += RunDives(
-        items, *overlaps, Ranks(chain == 0 ? ByStart(items, by_area) : by_area),
-        lower_bound, &next, [&](uint64_t dive) {
-          return dive < max_dives && next.height() > budget.stop_at &&
-                 (budget.stop == nullptr ||
-                  !budget.stop->load(std::memory_order_relaxed)) &&
-                 std::chrono::steady_clock::now() < until;
-        });
-    tries.Keep(next.Take().offsets);
+    uint64_t ran = 0;
+    tries.Keep(RunDives(
+                   items, times, *overlaps,
+                   Ranks(chain == 0 ? ByStart(items, by_area) : by_area),
+                   lower_bound, tries.offsets(),
+                   [&](uint64_t dive, uint64_t height) {
+                     return dive < max_dives && height > budget.stop_at &&
+                            (budget.stop == nullptr ||
+                             !budget.stop->load(std::memory_order_relaxed)) &&
+                            std::chrono::steady_clock::now() < until;
+                   },
+                   &ran)
+                   .offsets);
+    *dives += ran;
   }
   return tries.Take();
 }
