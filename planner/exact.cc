@@ -117,12 +117,14 @@ struct Budget {
     total += nodes;
     return nodes;
   }
+  // Ends the attempt: every later Tick fails.
+  void Stop() { limit = 0; }
   // Counts a node: false once the attempt is out of nodes or (checked
   // every 256 nodes) out of time, which also ends the attempt.
   bool Tick() {
     if (++nodes > limit) return false;
     if ((nodes & 255) == 0 && deadline.Passed()) {
-      limit = 0;
+      Stop();
       return false;
     }
     return true;
@@ -303,18 +305,11 @@ struct SearchProblem {
 class Search {
  public:
   Search(const SearchProblem& problem, const Preorder& preorder)
-      : items_(problem.items),
-        sections_(problem.sections),
-        granule_(problem.granule),
-        overlaps_(problem.overlaps),
-        initial_total_(problem.initial_total),
-        cover_begin_(problem.cover_begin),
-        covering_(problem.covering),
-        equivalent_before_(problem.equivalent_before),
-        preorder_(preorder) {
-    const size_t m = items_.size();
+      : problem_(problem), preorder_(preorder) {
+    const size_t m = problem_.items.size();
     busiest_.resize(m);
-    for (uint32_t i = 0; i < m; ++i) busiest_[i] = Busiest(i, initial_total_);
+    for (uint32_t i = 0; i < m; ++i)
+      busiest_[i] = Busiest(i, problem_.initial_total);
     std::vector<uint32_t> order(m);
     std::iota(order.begin(), order.end(), 0);
     std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
@@ -335,7 +330,7 @@ class Search {
                  uint64_t nodes) {
     if (capacity != capacity_) refuted_.Clear();
     capacity_ = capacity;
-    padded_capacity_ = AlignUp(capacity, granule_);
+    padded_capacity_ = AlignUp(capacity, problem_.granule);
     budget_.deadline.at = deadline;
     if (nodes == 0 || budget_.deadline.Passed()) return Outcome::kOutOfBudget;
     per_part_ = preorder_.per_part ? &preorder_ : nullptr;
@@ -344,8 +339,8 @@ class Search {
 
   // The found plan's offsets, written at the caller's item positions.
   void WriteSolution(std::vector<uint64_t>* offsets) const {
-    for (size_t k = 0; k < items_.size(); ++k) {
-      (*offsets)[items_[k].index] = solution_[k];
+    for (size_t k = 0; k < problem_.items.size(); ++k) {
+      (*offsets)[problem_.items[k].index] = solution_[k];
     }
   }
   uint64_t total_nodes() const { return budget_.total; }
@@ -356,20 +351,22 @@ class Search {
 
  private:
   // Whether a comes before b in `order`, with `busiest` per item; ties in
-  // index order, as equivalent_before_ (and so the order pruning) expects:
-  // equivalent items tie on every key.
+  // index order, as problem_.equivalent_before (and so the order pruning)
+  // expects: equivalent items tie on every key.
   bool Precedes(const Preorder& order, const std::vector<uint64_t>& busiest,
                 uint32_t a, uint32_t b) const {
     for (const Key key : order.keys) {
       unsigned __int128 x = 0, y = 0;
       switch (key) {
         case Key::kLength:
-          x = items_[a].length;
-          y = items_[b].length;
+          x = problem_.items[a].length;
+          y = problem_.items[b].length;
           break;
         case Key::kArea:
-          x = static_cast<unsigned __int128>(items_[a].size) * items_[a].length;
-          y = static_cast<unsigned __int128>(items_[b].size) * items_[b].length;
+          x = static_cast<unsigned __int128>(problem_.items[a].size) *
+              problem_.items[a].length;
+          y = static_cast<unsigned __int128>(problem_.items[b].size) *
+              problem_.items[b].length;
           break;
         case Key::kBusiest:
           x = busiest[a];
@@ -384,7 +381,7 @@ class Search {
   // The most of `totals` in any of item j's sections.
   uint64_t Busiest(uint32_t j, const std::vector<uint64_t>& totals) const {
     uint64_t most = 0;
-    for (uint32_t s = items_[j].lo; s <= items_[j].hi; ++s) {
+    for (uint32_t s = problem_.items[j].lo; s <= problem_.items[j].hi; ++s) {
       most = std::max(most, totals[s]);
     }
     return most;
@@ -409,21 +406,22 @@ class Search {
   }
 
   Outcome Attempt(const std::vector<uint32_t>& rank, uint64_t node_limit) {
-    const size_t m = items_.size();
+    const size_t m = problem_.items.size();
     rank_ = rank;
     budget_.Start(node_limit);
     placed_.assign(m, 0);
     min_offset_.assign(m, 0);
     unplaced_neighbors_.resize(m);
     for (size_t i = 0; i < m; ++i) {
-      unplaced_neighbors_[i] = static_cast<uint32_t>(overlaps_.degree(i));
+      unplaced_neighbors_[i] =
+          static_cast<uint32_t>(problem_.overlaps.degree(i));
     }
-    floor_.assign(sections_, 0);
-    top_.assign(sections_, kNone);
-    total_ = initial_total_;
+    floor_.assign(problem_.sections, 0);
+    top_.assign(problem_.sections, kNone);
+    total_ = problem_.initial_total;
     lowest_.assign(m, 0);
-    cuts_.assign(sections_, 0);
-    for (const Item& item : items_) {
+    cuts_.assign(problem_.sections, 0);
+    for (const Item& item : problem_.items) {
       for (uint32_t s = item.lo; s < item.hi; ++s) ++cuts_[s];
     }
     arena_.clear();
@@ -436,10 +434,10 @@ class Search {
       pos_[i] = arena_.size();
       arena_.push_back(static_cast<uint32_t>(i));
     }
-    for (uint32_t s = 0; s + 1 < sections_; ++s) {
+    for (uint32_t s = 0; s + 1 < problem_.sections; ++s) {
       if (cuts_[s] == 0) cut_log_.push_back(s + 1);
     }
-    const Part all = {0, m, 0, static_cast<uint32_t>(sections_ - 1)};
+    const Part all = {0, m, 0, static_cast<uint32_t>(problem_.sections - 1)};
     const Outcome outcome = SolveParts(all, 0, 0);
     budget_.Finish();
     return outcome;
@@ -447,12 +445,13 @@ class Search {
 
   // Two items of one lifetime and alignment, sizes multiples of it, one
   // right on the other, can swap places without moving anything else; so
-  // the larger goes below (equal ones are ordered by equivalent_before_).
+  // the larger goes below (equal ones are ordered by
+  // problem_.equivalent_before).
   bool SwapDominated(uint32_t j, uint64_t offset) const {
-    const Item& item = items_[j];
+    const Item& item = problem_.items[j];
     const uint32_t below = top_[item.lo];
     if (below == kNone || floor_[item.lo] != offset) return false;
-    const Item& other = items_[below];
+    const Item& other = problem_.items[below];
     return other.lo == item.lo && other.hi == item.hi &&
            other.alignment == item.alignment && other.size < item.size &&
            other.size % other.alignment == 0 && item.size % item.alignment == 0;
@@ -478,7 +477,7 @@ class Search {
       const size_t begin = arena_.size();
       for (size_t k = part.begin; k < part.end; ++k) {
         const uint32_t j = arena_[k];
-        if (items_[j].lo >= lo && items_[j].lo <= hi) {
+        if (problem_.items[j].lo >= lo && problem_.items[j].lo <= hi) {
           pos_[j] = arena_.size();
           arena_.push_back(j);
         }
@@ -528,7 +527,7 @@ class Search {
                                   arena_.begin() + part.end);
     std::sort(members.begin(), members.end());
     for (uint32_t j : members) {
-      const uint32_t lo = items_[j].lo;
+      const uint32_t lo = problem_.items[j].lo;
       key->insert(key->end(), {j, min_offset_[j], top_[lo], floor_[lo]});
     }
   }
@@ -542,9 +541,9 @@ class Search {
     // items: every unplaced item goes at last_offset or above, and above
     // what is placed in its sections.
     for (uint32_t s = part.lo; s <= part.hi; ++s) {
-      if (total_[s] != 0 &&
-          !FitsUnder(AlignUp(std::max(last_offset, floor_[s]), granule_),
-                     total_[s], padded_capacity_)) {
+      if (total_[s] != 0 && !FitsUnder(AlignUp(std::max(last_offset, floor_[s]),
+                                               problem_.granule),
+                                       total_[s], padded_capacity_)) {
         return Outcome::kInfeasible;
       }
     }
@@ -556,7 +555,7 @@ class Search {
     uint64_t highest = 0;  // The highest lowest start of any unplaced item.
     for (size_t k = part.begin; k < part.end; ++k) {
       const uint32_t j = arena_[k];
-      const Item& item = items_[j];
+      const Item& item = problem_.items[j];
       const uint64_t offset = min_offset_[j];
       const bool later = offset > last_offset ||
                          (offset == last_offset && rank[j] > last_rank);
@@ -573,7 +572,7 @@ class Search {
         return Outcome::kInfeasible;
       }
       min_height = std::min(min_height, offset + item.size);
-      const uint32_t before = equivalent_before_[j];
+      const uint32_t before = problem_.equivalent_before[j];
       if (later && (before == kNone || placed_[before]) &&
           !SwapDominated(j, offset)) {
         candidates_.push_back(j);
@@ -583,18 +582,20 @@ class Search {
     // lowest start any of them can still have. Only a section whose bytes
     // would not fit above the highest of all the lowest starts can fail, so
     // only there are its items looked at.
-    const uint64_t from_highest = AlignUp(highest, granule_);
+    const uint64_t from_highest = AlignUp(highest, problem_.granule);
     for (uint32_t s = part.lo; s <= part.hi; ++s) {
       if (total_[s] == 0 ||
           FitsUnder(from_highest, total_[s], padded_capacity_)) {
         continue;
       }
       uint64_t lowest = std::numeric_limits<uint64_t>::max();
-      for (size_t k = cover_begin_[s]; k < cover_begin_[s + 1]; ++k) {
-        const uint32_t j = covering_[k];
+      for (size_t k = problem_.cover_begin[s]; k < problem_.cover_begin[s + 1];
+           ++k) {
+        const uint32_t j = problem_.covering[k];
         if (!placed_[j]) lowest = std::min(lowest, lowest_[j]);
       }
-      if (!FitsUnder(AlignUp(lowest, granule_), total_[s], padded_capacity_)) {
+      if (!FitsUnder(AlignUp(lowest, problem_.granule), total_[s],
+                     padded_capacity_)) {
         candidates_.resize(base);
         return Outcome::kInfeasible;
       }
@@ -629,7 +630,7 @@ class Search {
 
   // Places b at its canonical offset, recurses, and undoes the placement.
   Outcome PlaceAndRecurse(const Part& part, uint32_t b) {
-    const Item& item = items_[b];
+    const Item& item = problem_.items[b];
     const uint64_t offset = min_offset_[b];
     const uint64_t end = offset + item.size;
     placed_[b] = 1;
@@ -643,18 +644,19 @@ class Search {
     pos_[b] = last;
 
     const size_t offset_mark = offset_log_.size();
-    for (size_t k = overlaps_.begin(b); k < overlaps_.end(b); ++k) {
-      const uint32_t j = overlaps_.neighbors()[k];
+    for (size_t k = problem_.overlaps.begin(b); k < problem_.overlaps.end(b);
+         ++k) {
+      const uint32_t j = problem_.overlaps.neighbors()[k];
       if (placed_[j]) continue;
       --unplaced_neighbors_[j];
-      const uint64_t raised = AlignUp(end, items_[j].alignment);
+      const uint64_t raised = AlignUp(end, problem_.items[j].alignment);
       if (min_offset_[j] < raised) {
         offset_log_.push_back({j, min_offset_[j]});
         min_offset_[j] = raised;
       }
     }
     const size_t floor_mark = floor_log_.size();
-    const uint64_t padded_end = AlignUp(end, granule_);
+    const uint64_t padded_end = AlignUp(end, problem_.granule);
     bool feasible = true;
     for (uint32_t s = item.lo; s <= item.hi; ++s) {
       floor_log_.push_back({floor_[s], top_[s]});
@@ -691,23 +693,16 @@ class Search {
       min_offset_[offset_log_[k - 1].first] = offset_log_[k - 1].second;
     }
     offset_log_.resize(offset_mark);
-    for (size_t k = overlaps_.begin(b); k < overlaps_.end(b); ++k) {
-      const uint32_t j = overlaps_.neighbors()[k];
+    for (size_t k = problem_.overlaps.begin(b); k < problem_.overlaps.end(b);
+         ++k) {
+      const uint32_t j = problem_.overlaps.neighbors()[k];
       if (!placed_[j]) ++unplaced_neighbors_[j];
     }
     placed_[b] = 0;
     return outcome;
   }
 
-  // The problem (SearchProblem's) and the preorder.
-  const std::vector<Item>& items_;
-  const size_t sections_;
-  const uint64_t granule_;
-  const OverlapGraph& overlaps_;
-  const std::vector<uint64_t>& initial_total_;
-  const std::vector<size_t>& cover_begin_;
-  const std::vector<uint32_t>& covering_;
-  const std::vector<uint32_t>& equivalent_before_;
+  const SearchProblem& problem_;
   const Preorder& preorder_;
   std::vector<uint32_t> preorder_rank_;  // 1 = first.
 
@@ -1102,7 +1097,7 @@ class Sweep {
       // node: building them is what overruns a small budget, so the
       // deadline is checked before each (and the search stops, unpruned).
       if (budget_.deadline.Passed()) {
-        budget_.limit = 0;
+        budget_.Stop();
         return true;
       }
       BuildWindows(t, t + d);
@@ -1460,7 +1455,7 @@ Result<Placement> ExactAlgorithm::Place(const std::vector<PlanItem>& items,
   // run beside that decision on a thread of their own, for as long as it; the
   // first to reach the bound stops the other. With slack to spare the
   // search finds few plans, and the dives find lower ones than the
-  // bisection does: on asplos2024 at 5 s they prove H (0.5-0.7 s, beside
+  // bisection does: on asplos2024 at 5 s they prove H (0.4-0.7 s, beside
   // the six racing searches) and give D and J their heights (1.077x ->
   // 1.060-1.069x, 1.055x -> 1.044x when they came in). The bisection then
   // starts from their height.
