@@ -81,10 +81,10 @@ std::vector<uint64_t> Ranks(const std::vector<size_t>& order) {
 // A monotone priority queue (radix heap) of (offset, item) entries that
 // pops a whole level (every item at the lowest offset) at once: every
 // offset pushed is above the last level popped, as in a dive, where an item
-// is raised only above the offset just placed. An entry lands in the bucket
-// of the highest bit in which its offset differs from the last level; when
-// bucket 0 (that level) is taken, the lowest nonempty bucket is
-// redistributed, so each entry moves once per bit at most and usually
+// placed at a level ends above it. An entry lands in the bucket of the
+// highest bit in which its offset differs from the last level; when bucket
+// 0 (that level) is taken, the lowest nonempty bucket (a bit of `used_`)
+// is redistributed, so each entry moves once per bit at most and usually
 // once. Buckets keep their memory across Clear().
 class LevelHeap {
  public:
@@ -96,19 +96,22 @@ class LevelHeap {
   bool empty() const { return size_ == 0; }
   void Clear() {
     for (std::vector<Entry>& bucket : buckets_) bucket.clear();
+    used_ = 0;
     last_ = 0;
     size_ = 0;
   }
   void Push(uint64_t offset, uint32_t item) {
-    buckets_[Bucket(offset)].push_back(Entry{offset, item});
+    const size_t b = Bucket(offset);
+    buckets_[b].push_back(Entry{offset, item});
+    if (b > 0) used_ |= uint64_t{1} << (b - 1);
     ++size_;
   }
   // Moves the items of every entry at the lowest offset into *level
   // (replacing what it held) and returns that offset. Not empty().
   uint64_t PopLevel(std::vector<uint32_t>* level) {
     if (buckets_[0].empty()) {
-      size_t b = 1;
-      while (buckets_[b].empty()) ++b;
+      const size_t b = static_cast<size_t>(__builtin_ctzll(used_)) + 1;
+      used_ &= used_ - 1;
       std::vector<Entry>& from = buckets_[b];
       last_ = std::min_element(from.begin(), from.end(),
                                [](const Entry& x, const Entry& y) {
@@ -116,7 +119,9 @@ class LevelHeap {
                                })
                   ->offset;
       for (const Entry& entry : from) {
-        buckets_[Bucket(entry.offset)].push_back(entry);
+        const size_t to = Bucket(entry.offset);
+        buckets_[to].push_back(entry);
+        if (to > 0) used_ |= uint64_t{1} << (to - 1);
       }
       from.clear();
     }
@@ -134,6 +139,7 @@ class LevelHeap {
   }
 
   std::array<std::vector<Entry>, 65> buckets_;
+  uint64_t used_ = 0;  // Bit b - 1 set: bucket b (> 0) may hold entries.
   uint64_t last_ = 0;
   size_t size_ = 0;
 };
@@ -150,15 +156,22 @@ class Dives {
     for (const PlanItem& item : items) {
       sizes_.push_back(item.size);
       alignments_.push_back(item.alignment);
+      if (item.size > 0) alignment_classes_.push_back(item.alignment);
     }
+    std::sort(alignment_classes_.begin(), alignment_classes_.end());
+    alignment_classes_.erase(
+        std::unique(alignment_classes_.begin(), alignment_classes_.end()),
+        alignment_classes_.end());
   }
 
   // Items must have passed ValidatePlanItems: its bound on the sum of
   // sizes and paddings bounds every offset a dive gives (each is the
-  // aligned end of a chain of items), so none overflows.
+  // aligned end of a chain of items), so none overflows; it counts every
+  // padding twice, so an end aligned to any item's alignment is in range
+  // too.
   std::vector<uint64_t> Dive(const std::vector<double>& priority) {
     const size_t n = sizes_.size();
-    // Entries name an item by its place in priority order (ties: index).
+    // Levels name an item by its place in priority order (ties: index).
     Reorder(priority);
     const std::vector<uint32_t>& order = order_;
     std::vector<uint64_t> offsets(n, 0);
@@ -166,46 +179,69 @@ class Dives {
     std::vector<uint64_t>& lowest = lowest_;
     lowest.assign(n, 0);
     queue_.Clear();
-    // The first level: every item, at 0.
-    level_.clear();
+    // The level: a bit per place in priority order, set in words [lo, hi).
+    // The first is every item, at 0.
+    level_.assign((n + 63) / 64, 0);
     for (uint32_t k = 0; k < n; ++k) {
-      if (sizes_[order[k]] > 0) level_.push_back(k);
+      level_[k / 64] |= uint64_t{sizes_[order[k]] > 0} << (k % 64);
     }
-    // Placing an item raises its neighbours above the level, so none joins
-    // it: a level's items go in priority order, those raised since they
-    // were queued (by an item placed before them) queued again.
-    for (uint64_t offset = 0;; offset = queue_.PopLevel(&level_)) {
-      size_t kept = 0;
-      for (uint32_t k : level_) {
-        const uint64_t low = lowest[order[k]];
-        if (low == offset) {
-          level_[kept++] = k;
-        } else {
-          queue_.Push(low, k);
+    size_t lo = 0, hi = level_.size();
+    const uint32_t* neighbor = overlaps_.neighbors().data();
+    // An unplaced item's lowest offset is 0 or the aligned end of a placed
+    // neighbour, so the levels are those ends: each placed item is queued
+    // at its end (aligned to each alignment in use), and when that end is
+    // the lowest queued, its neighbours still at it form the level. A
+    // level's items go in priority order; placing one raises its
+    // neighbours above the level, and those are skipped here (their new
+    // level finds them).
+    for (uint64_t offset = 0;;) {
+      for (size_t w = lo; w < hi; ++w) {
+        for (uint64_t bits = level_[w]; bits != 0; bits &= bits - 1) {
+          const uint32_t i =
+              order[w * 64 + static_cast<size_t>(__builtin_ctzll(bits))];
+          if (lowest[i] != offset) continue;  // Raised by this level's items.
+          offsets[i] = offset;
+          lowest[i] = kPlaced;
+          const uint64_t end = offset + sizes_[i];
+          if (alignment_classes_.size() == 1) {  // One alignment: one raise.
+            const uint64_t alignment = alignment_classes_[0];
+            const uint64_t raised = (end + alignment - 1) & ~(alignment - 1);
+            for (size_t e = overlaps_.begin(i); e < overlaps_.end(i); ++e) {
+              const uint32_t j = neighbor[e];
+              lowest[j] = std::max(lowest[j], raised);
+            }
+          } else {
+            for (size_t e = overlaps_.begin(i); e < overlaps_.end(i); ++e) {
+              const uint32_t j = neighbor[e];
+              const uint64_t raised =
+                  (end + alignments_[j] - 1) & ~(alignments_[j] - 1);
+              lowest[j] = std::max(lowest[j], raised);
+            }
+          }
+          uint64_t queued = offset;
+          for (uint64_t alignment : alignment_classes_) {
+            const uint64_t at = (end + alignment - 1) & ~(alignment - 1);
+            if (at != queued) queue_.Push(at, i);
+            queued = at;
+          }
         }
-      }
-      level_.resize(kept);
-      if (!std::is_sorted(level_.begin(), level_.end())) {
-        std::sort(level_.begin(), level_.end());
-      }
-      for (uint32_t k : level_) {
-        const uint32_t i = order[k];
-        if (lowest[i] != offset) {  // Raised by this level's items.
-          queue_.Push(lowest[i], k);
-          continue;
-        }
-        offsets[i] = offset;
-        lowest[i] = kPlaced;
-        const uint64_t end = offset + sizes_[i];
-        const uint32_t* neighbor = overlaps_.neighbors().data();
-        for (size_t e = overlaps_.begin(i); e < overlaps_.end(i); ++e) {
-          const uint32_t j = neighbor[e];
-          const uint64_t raised =
-              (end + alignments_[j] - 1) & ~(alignments_[j] - 1);
-          lowest[j] = std::max(lowest[j], raised);
-        }
+        level_[w] = 0;
       }
       if (queue_.empty()) break;
+      offset = queue_.PopLevel(&ended_);
+      lo = level_.size();
+      hi = 0;
+      for (uint32_t i : ended_) {
+        for (size_t e = overlaps_.begin(i); e < overlaps_.end(i); ++e) {
+          const uint32_t j = neighbor[e];
+          if (lowest[j] == offset) {
+            const uint32_t k = place_[j];
+            level_[k / 64] |= uint64_t{1} << (k % 64);
+            lo = std::min<size_t>(lo, k / 64);
+            hi = std::max<size_t>(hi, k / 64 + 1);
+          }
+        }
+      }
     }
     return offsets;
   }
@@ -240,13 +276,18 @@ class Dives {
       order_.swap(merged_);
     }
     last_priority_ = priority;
+    place_.resize(n);
+    for (uint32_t k = 0; k < n; ++k) place_[order_[k]] = k;
   }
 
   const OverlapGraph& overlaps_;
   std::vector<uint64_t> sizes_;
   std::vector<uint64_t> alignments_;
-  LevelHeap queue_;
-  std::vector<uint32_t> level_;
+  std::vector<uint64_t> alignment_classes_;  // Distinct, ascending.
+  LevelHeap queue_;              // Placed items, at their aligned ends.
+  std::vector<uint64_t> level_;  // A bit per place in order_.
+  std::vector<uint32_t> ended_;  // Items whose aligned end is the level.
+  std::vector<uint32_t> place_;  // An item's place in order_.
   std::vector<uint32_t> order_, changed_, merged_;
   std::vector<double> last_priority_;
   std::vector<uint64_t> lowest_;
