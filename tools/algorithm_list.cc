@@ -1,6 +1,9 @@
 #include "tools/algorithm_list.h"
 
+#include <cstdio>
+
 #include "planner/algorithm.h"
+#include "tools/command_line.h"
 
 namespace memplan {
 namespace cli {
@@ -78,6 +81,17 @@ void AddAlgorithmOption(CLI::App& app, AlgorithmCount count,
       ->type_name(list ? "NAME[,NAME...]" : "NAME")
       ->check(KnownAlgorithms(count))
       ->group("Deprecated");
+}
+
+void AddExactSecondsOption(CLI::App& app, double* seconds) {
+  char help[128];
+  std::snprintf(help, sizeof(help),
+                "time budget of the exact algorithm per partition "
+                "(default %g)",
+                *seconds);
+  app.add_option("--exact-seconds", *seconds, help)
+      ->type_name("S")
+      ->check(PositiveSeconds());
 }
 
 }  // namespace cli

@@ -1,4 +1,5 @@
-// The --algo option, with one spelling and one check for every subcommand.
+// The --algo option, with one spelling and one check for every subcommand,
+// and --exact-seconds.
 #pragma once
 
 #include <CLI/CLI.hpp>
@@ -22,6 +23,10 @@ enum class AlgorithmCount { kOne, kList };
 void AddAlgorithmOption(CLI::App& app, AlgorithmCount count,
                         const std::string& description,
                         std::vector<std::string>* algorithms);
+
+// Adds --exact-seconds S, exact's wall-time budget per partition, a number
+// > 0; `*seconds` holds the default and is set only when it is given.
+void AddExactSecondsOption(CLI::App& app, double* seconds);
 
 }  // namespace cli
 }  // namespace memplan

@@ -55,10 +55,7 @@ void AddOptions(CLI::App& app, Args* args) {
   AddAlgorithmOption(app, AlgorithmCount::kList,
                      "algorithms to plan with (default: all)",
                      &args->pipeline.algorithms);
-  app.add_option("--exact-seconds", args->pipeline.exact_seconds,
-                 "time budget of the exact algorithm per partition (default 1)")
-      ->type_name("S")
-      ->check(PositiveSeconds());
+  AddExactSecondsOption(app, &args->pipeline.exact_seconds);
   app.add_option("--alias-op", args->pipeline.alias_ops,
                  "a backend's own view operator, for judging programs\n"
                  "(repeatable; see memplan verify --help)")

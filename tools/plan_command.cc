@@ -94,6 +94,7 @@ void AddOptions(CLI::App& app, Args* args) {
                  "without an alignment column: 1)")
       ->type_name("N")
       ->check(PowerOfTwo());
+  AddExactSecondsOption(app, &args->options.algorithm_options.max_seconds);
   app.add_flag("--allow-larger", args->allow_larger,
                "write a re-planned program even when it is larger");
   app.add_option("--padding", args->options.buffer_padding,
@@ -239,11 +240,18 @@ int RunCsv(const Args& args) {
   std::printf("%s: %zu buffers, lower bound %llu\n", args.input.c_str(),
               items.size(), static_cast<unsigned long long>(bound));
   for (const planner::SuiteMemberResult& member : suite->members) {
-    std::printf("  %-9s height %14llu ratio %.3f %s %.3f s\n",
+    std::printf("  %-9s height %14llu ratio %.3f %s %.3f s",
                 member.name.c_str(),
                 static_cast<unsigned long long>(member.height),
                 Ratio(member.height, bound),
                 member.proven_optimal ? "optimal" : "       ", member.seconds);
+    // An exact search that ran out of budget: what it proved.
+    if (!member.proven_optimal && member.lower_bound > 0) {
+      std::printf(", no plan below %llu (ratio %.3f)",
+                  static_cast<unsigned long long>(member.lower_bound),
+                  Ratio(member.lower_bound, bound));
+    }
+    std::printf("\n");
   }
   Result<std::string> csv =
       planner::WriteMinimallocCsv(*problem, suite->best.offsets);

@@ -57,7 +57,24 @@ expect_rc 0 "${memplan}" inspect "${tmp}/cf4096.pte"
 [[ "$(off4096 "${tmp}/out")" == 0 ]] || fail "--align 4096 not honoured"
 expect_rc 0 "${memplan}" verify "${tmp}/cf4096.pte"
 
+# A MiniMalloc CSV problem: 6 bytes live at every step, but no plan under
+# 7 (planner/exact_test.cc, ProvesAGapThatNoAlignmentCauses); exact proves
+# it within its budget, and the solution written verifies.
+printf '%s\n' id,lower,upper,size a,0,3,1 b,1,4,1 c,2,5,1 d,0,1,5 e,1,2,4 \
+  f,2,3,3 g,3,4,4 h,4,5,5 >"${tmp}/gap.csv"
+expect_rc 0 "${memplan}" plan --csv "${tmp}/gap.csv" --algo best_fit,exact \
+  --exact-seconds 30 -o "${tmp}/gap.solution.csv"
+expect_in "8 buffers, lower bound 6" "${tmp}/out"
+expect_in "ratio 1.167 optimal" "${tmp}/out"
+expect_in "wrote ${tmp}/gap.solution.csv (best: best_fit, height 7)" \
+  "${tmp}/out"
+expect_rc 0 "${memplan}" verify "${tmp}/gap.solution.csv"
+expect_in "valid: no violations" "${tmp}/out"
+
 # Bad arguments and bad inputs: exit 2 with a message.
+expect_usage_error plan --csv "${tmp}/gap.csv" --exact-seconds 0
+expect_in "--exact-seconds: must be a positive number of seconds, not '0'" \
+  "${tmp}/err"
 expect_usage_error plan "${tmp}/naive.pte" --padding 4
 expect_in "--padding applies to graphs" "${tmp}/err"
 expect_usage_error plan "${tmp}/naive.pte" --no-plan-inputs --capacity cpu=64
