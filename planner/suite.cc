@@ -26,8 +26,8 @@ Result<SuiteResult> RunSuite(const std::vector<std::string>& names,
         std::chrono::steady_clock::now() - start;
     if (!placement.ok()) return placement.error();
     suite.members.push_back({names[k], placement->height,
-                             placement->proven_optimal,
-                             placement->lower_bound, spent.count()});
+                             placement->proven_optimal, placement->lower_bound,
+                             spent.count()});
     if (k == 0 || placement->height < suite.best.height) {
       suite.best = std::move(*placement);
       suite.best_name = names[k];
