@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -34,6 +35,14 @@ struct PlanItem {
   Lifetime lifetime;
 };
 
+// Where an exact search stands while it runs.
+struct SearchProgress {
+  uint64_t height = 0;       // The lowest plan found so far.
+  uint64_t lower_bound = 0;  // Proven: no plan is lower.
+  uint64_t trying = 0;       // The height being decided now, or 0.
+  double seconds = 0;        // Since Place() began.
+};
+
 struct AlgorithmOptions {
   // Search budget for exact algorithms; heuristics ignore them. By default
   // the time decides: exact's searches race on up to seven threads, each
@@ -41,6 +50,10 @@ struct AlgorithmOptions {
   // asplos2024 E unsolved after 2.4 s of its 10.
   uint64_t max_nodes = 1'000'000'000;
   double max_seconds = 10.0;
+  // If set, exact algorithms call it, on the thread that called Place(),
+  // as each decision starts and as the lowest plan or the proven bound
+  // improves (heuristics never do): for progress on a long search.
+  std::function<void(const SearchProgress&)> on_progress;
 };
 
 struct Placement {

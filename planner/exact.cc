@@ -1386,7 +1386,25 @@ Result<Placement> ExactAlgorithm::Place(const std::vector<PlanItem>& items,
   uint64_t nodes_left = options.max_nodes;
   uint64_t proven = lower_bound;  // No plan is lower (a proof).
   uint64_t low = lower_bound;     // The bisection's floor (maybe a guess).
+  // Progress for the caller: a decision at `trying` starts, or the best
+  // plan or the proof improved.
+  SearchProgress reported;
+  auto report = [&](uint64_t trying) {
+    if (!options.on_progress) return;
+    const uint64_t bound = std::min(proven, best.height);
+    if (reported.height == best.height && reported.lower_bound == bound &&
+        reported.trying == trying) {
+      return;
+    }
+    reported.height = best.height;
+    reported.lower_bound = bound;
+    reported.trying = trying;
+    reported.seconds =
+        std::chrono::duration<double>(Clock::now() - start).count();
+    options.on_progress(reported);
+  };
   auto decide = [&](uint64_t capacity, double share) {
+    report(capacity);
     const Clock::time_point now = Clock::now();
     const Clock::time_point until =
         now >= deadline ? now
@@ -1443,6 +1461,7 @@ Result<Placement> ExactAlgorithm::Place(const std::vector<PlanItem>& items,
     } else if (outcome == Outcome::kInfeasible) {
       proven = std::max(proven, round_up(capacity + 1));
     }
+    report(0);
     return outcome;
   };
   // The bound itself first: on tight problems, real models' included, that
@@ -1473,6 +1492,7 @@ Result<Placement> ExactAlgorithm::Place(const std::vector<PlanItem>& items,
       best.offsets = std::move(dived->offsets);
       best.height = dived->height;
     }
+    report(0);
   };
   std::atomic<bool> stop_search{false}, stop_dives{false};
   std::optional<Placement> dived;

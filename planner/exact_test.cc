@@ -48,15 +48,41 @@ TEST(ExactTest, ProvesAGapThatNoAlignmentCauses) {
   // and c are at edges (steps 0 and 4), apart (both live at step 2): say a
   // at 0, c at 5. Then b is at 1 or 5 (step 1) and at 0 or 4 (step 3): no
   // plan is 6 high, while only 6 bytes are ever live; 7 is found.
-  const std::vector<PlanItem> items = {
-      {1, 1, 0, 2}, {1, 1, 1, 3}, {1, 1, 2, 4}, {5, 1, 0, 0},
-      {4, 1, 1, 1}, {3, 1, 2, 2}, {4, 1, 3, 3}, {5, 1, 4, 4}};
+  const std::vector<PlanItem> items = {{1, 1, 0, 2}, {1, 1, 1, 3}, {1, 1, 2, 4},
+                                       {5, 1, 0, 0}, {4, 1, 1, 1}, {3, 1, 2, 2},
+                                       {4, 1, 3, 3}, {5, 1, 4, 4}};
   ASSERT_EQ(LiveBytesLowerBound(items), 6u);
   Result<Placement> placement = ExactAlgorithm().Place(items, {});
   ASSERT_TRUE(placement.ok());
   EXPECT_EQ(placement->height, 7u);
   EXPECT_TRUE(placement->proven_optimal);
   EXPECT_EQ(placement->lower_bound, 7u);
+}
+
+TEST(ExactTest, ReportsProgressUpToItsResult) {
+  // The gap above: the decision at 6 starts, fails, and proves 7.
+  const std::vector<PlanItem> items = {{1, 1, 0, 2}, {1, 1, 1, 3}, {1, 1, 2, 4},
+                                       {5, 1, 0, 0}, {4, 1, 1, 1}, {3, 1, 2, 2},
+                                       {4, 1, 3, 3}, {5, 1, 4, 4}};
+  std::vector<SearchProgress> reports;
+  AlgorithmOptions options;
+  options.on_progress = [&](const SearchProgress& progress) {
+    reports.push_back(progress);
+  };
+  Result<Placement> placement = ExactAlgorithm().Place(items, options);
+  ASSERT_TRUE(placement.ok());
+  ASSERT_FALSE(reports.empty());
+  EXPECT_TRUE(
+      std::any_of(reports.begin(), reports.end(),
+                  [](const SearchProgress& p) { return p.trying == 6; }));
+  for (size_t k = 1; k < reports.size(); ++k) {
+    EXPECT_LE(reports[k].height, reports[k - 1].height);
+    EXPECT_GE(reports[k].lower_bound, reports[k - 1].lower_bound);
+    EXPECT_GE(reports[k].seconds, reports[k - 1].seconds);
+  }
+  EXPECT_EQ(reports.back().height, placement->height);
+  EXPECT_EQ(reports.back().lower_bound, placement->lower_bound);
+  EXPECT_EQ(reports.back().trying, 0u);
 }
 
 TEST(ExactTest, ReportsUnprovenWhenTheBudgetRunsOut) {

@@ -1,9 +1,6 @@
 // memplan check: the main job. Plans, judges, emits, parses and loads every
 // input (by default the embedded graphs and $MEMPLAN_SHARED_DATA's real
 // programs) and prints one table row per input.
-#include <unistd.h>
-
-#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <optional>
@@ -63,35 +60,6 @@ void AddOptions(CLI::App& app, Args* args) {
       ->allow_extra_args(false);
 }
 
-// A progress line on stderr for terminals and for runs longer than 1 s.
-class Progress {
- public:
-  explicit Progress(bool enabled)
-      : enabled_(enabled),
-        tty_(isatty(STDERR_FILENO) == 1),
-        start_(std::chrono::steady_clock::now()) {}
-
-  void Update(size_t done, size_t total, const std::string& name) {
-    if (!enabled_) return;
-    double elapsed =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start_)
-            .count();
-    if (!tty_ && elapsed < 1.0) return;
-    std::fprintf(stderr, tty_ ? "\r\033[K[%zu/%zu] %s" : "[%zu/%zu] %s\n",
-                 done + 1, total, name.c_str());
-    shown_ = true;
-  }
-  void Done() {
-    if (shown_ && tty_) std::fprintf(stderr, "\r\033[K");
-  }
-
- private:
-  bool enabled_;
-  bool tty_;
-  bool shown_ = false;
-  std::chrono::steady_clock::time_point start_;
-};
-
 }  // namespace
 
 int RunCheck(int argc, char** argv) {
@@ -111,9 +79,10 @@ int RunCheck(int argc, char** argv) {
   if (inputs.empty()) return command_line.UsageError("no inputs found");
 
   std::vector<InputReport> reports;
-  Progress progress(!args.quiet && !args.json);
+  StatusLine progress(!args.quiet && !args.json);
   for (size_t i = 0; i < inputs.size(); ++i) {
-    progress.Update(i, inputs.size(), inputs[i].name);
+    progress.Show("[" + std::to_string(i + 1) + "/" +
+                  std::to_string(inputs.size()) + "] " + inputs[i].name);
     for (InputReport& report : RunInput(inputs[i], args.pipeline)) {
       reports.push_back(std::move(report));
     }

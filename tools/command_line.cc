@@ -1,5 +1,7 @@
 #include "tools/command_line.h"
 
+#include <unistd.h>
+
 #include <charconv>
 #include <cmath>
 #include <cstdint>
@@ -94,6 +96,31 @@ CLI::Validator PositiveSeconds() {
         return "must be a positive number of seconds, not '" + text + "'";
       },
       "");
+}
+
+StatusLine::StatusLine(bool enabled)
+    : enabled_(enabled),
+      tty_(isatty(STDERR_FILENO) == 1),
+      start_(std::chrono::steady_clock::now()),
+      last_(start_) {}
+
+void StatusLine::Show(const std::string& text) {
+  if (!enabled_) return;
+  const auto now = std::chrono::steady_clock::now();
+  if (!tty_) {
+    const std::chrono::duration<double> since_start = now - start_;
+    const std::chrono::duration<double> since_last = now - last_;
+    if (since_start.count() < 1.0 || (shown_ && since_last.count() < 1.0)) {
+      return;
+    }
+  }
+  std::fprintf(stderr, tty_ ? "\r\033[K%s" : "%s\n", text.c_str());
+  shown_ = true;
+  last_ = now;
+}
+
+void StatusLine::Done() {
+  if (shown_ && tty_) std::fprintf(stderr, "\r\033[K");
 }
 
 }  // namespace cli

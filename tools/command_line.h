@@ -6,6 +6,7 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
+#include <chrono>
 #include <optional>
 #include <string>
 
@@ -32,6 +33,24 @@ class CommandLine {
  private:
   std::string name_;  // "memplan check": every message starts with it.
   CLI::App app_;
+};
+
+// A status line on stderr that a long run keeps up to date. On a terminal
+// it is rewritten in place and Done() clears it; elsewhere (a log) it is
+// printed as a line, at most one a second and none in the first second, so
+// a short run prints nothing.
+class StatusLine {
+ public:
+  explicit StatusLine(bool enabled);
+  void Show(const std::string& text);
+  void Done();
+
+ private:
+  bool enabled_;
+  bool tty_;
+  bool shown_ = false;
+  std::chrono::steady_clock::time_point start_;
+  std::chrono::steady_clock::time_point last_;  // Of the last line printed.
 };
 
 // Checks on option values, each with a message that names what it expects.

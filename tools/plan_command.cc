@@ -190,10 +190,11 @@ double Ratio(uint64_t size, uint64_t bound) {
   return bound == 0 ? 1.0 : static_cast<double>(size) / bound;
 }
 
-int RunGraph(const Args& args) {
+int RunGraph(const Args& args, StatusLine* status) {
   Result<planner::Graph> graph = planner::ReadGraphFile(args.input);
   if (!graph.ok()) return Fail(graph.error());
   Result<planner::PlanResult> plan = planner::PlanGraph(*graph, args.options);
+  status->Done();
   if (!plan.ok()) return Fail(plan.error());
   std::printf("graph %s: %zu tensors, %zu nodes, algorithm %s\n",
               graph->name().c_str(), graph->tensors().size(),
@@ -224,7 +225,7 @@ int RunGraph(const Args& args) {
   return kExitOk;
 }
 
-int RunCsv(const Args& args) {
+int RunCsv(const Args& args, StatusLine* status) {
   planner::MinimallocCsvOptions read;
   if (args.align_given) read.alignment = args.options.alignment;
   Result<planner::MinimallocProblem> problem =
@@ -235,6 +236,7 @@ int RunCsv(const Args& args) {
   if (!valid.ok()) return Fail(valid);
   Result<planner::SuiteResult> suite =
       planner::RunSuite(args.algorithms, items, args.options.algorithm_options);
+  status->Done();
   if (!suite.ok()) return Fail(suite.error());
   uint64_t bound = planner::LiveBytesLowerBound(items);
   std::printf("%s: %zu buffers, lower bound %llu\n", args.input.c_str(),
@@ -277,7 +279,7 @@ std::string Percent(uint64_t saved, uint64_t given) {
   return text;
 }
 
-int RunProgram(const Args& args) {
+int RunProgram(const Args& args, StatusLine* status) {
   std::ifstream in(args.input, std::ios::binary);
   if (!in) return Fail(Error(ErrorCode::kIo, "cannot read " + args.input));
   const std::vector<uint8_t> data{std::istreambuf_iterator<char>(in),
@@ -289,6 +291,7 @@ int RunProgram(const Args& args) {
   options.allow_larger = args.allow_larger;
   Result<tools::ReplanResult> result =
       tools::ReplanProgram(data.data(), data.size(), options);
+  status->Done();
   if (!result.ok()) return Fail(result.error());
   std::printf("program %s%s: alignment %llu\n", args.input.c_str(),
               result->bundled_input ? " (bundled)" : "",
@@ -358,8 +361,28 @@ int RunPlan(int argc, char** argv) {
           CheckArgs(command_line, command_line.app(), &args)) {
     return *stop;
   }
-  if (args.csv) return RunCsv(args);
-  return args.program ? RunProgram(args) : RunGraph(args);
+  // A long exact search shows where it stands.
+  StatusLine status(true);
+  args.options.algorithm_options.on_progress =
+      [&status](const planner::SearchProgress& progress) {
+        char text[160];
+        const int used = std::snprintf(
+            text, sizeof(text), "exact: lowest plan %llu, none below %llu",
+            static_cast<unsigned long long>(progress.height),
+            static_cast<unsigned long long>(progress.lower_bound));
+        if (progress.trying != 0) {
+          std::snprintf(text + used, sizeof(text) - used,
+                        "; trying %llu since %.1f s",
+                        static_cast<unsigned long long>(progress.trying),
+                        progress.seconds);
+        } else {
+          std::snprintf(text + used, sizeof(text) - used, " at %.1f s",
+                        progress.seconds);
+        }
+        status.Show(text);
+      };
+  if (args.csv) return RunCsv(args, &status);
+  return args.program ? RunProgram(args, &status) : RunGraph(args, &status);
 }
 
 }  // namespace cli
