@@ -32,8 +32,8 @@ TEST(SuiteTest, KeepsTheLowestPlanAndReportsEveryMember) {
   EXPECT_TRUE(suite->members[3].proven_optimal);
   EXPECT_EQ(suite->members[3].lower_bound, 6u);  // exact's proof.
   EXPECT_EQ(suite->members[1].lower_bound, 0u);  // greedy proves nothing.
-  EXPECT_GT(suite->members[0].seconds, 0.0);   // Measured, not the default 0.
-  EXPECT_LT(suite->members[0].seconds, 60.0);  // Seconds, not microseconds.
+  EXPECT_GT(suite->members[0].seconds, 0.0);     // Measured, not the default 0.
+  EXPECT_LT(suite->members[0].seconds, 60.0);    // Seconds, not microseconds.
 }
 
 TEST(SuiteTest, EveryAlgorithmRunsAndMultiFitMatchesExactHere) {
