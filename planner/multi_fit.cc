@@ -48,7 +48,11 @@ constexpr uint64_t kFlipNearPercent = 3;
 // dives stopped at kMaxDives), a try costing this many dives: a bottom-up
 // try took 3.2 dives' instructions at 500 buffers. At 500 buffers that
 // leaves none (there were 4; they cost a third of multi_fit's time and
-// lowered 1 of the 12 problems), at 100 about 25 (there were 20).
+// lowered 1 of the 12 problems), at 100 about 30 (there were 20). Since a
+// dive queues each placed item once, a try takes about 4.9 dives'
+// instructions at 100 buffers, so there the tries are half the time; at 5
+// the generated families at 100 buffers (30 seeds each) take 2.1 ms, not
+// 2.9, but lose: 1.05749x -> 1.05895x (at 40, 1.00187x -> 1.00234x).
 constexpr uint64_t kJitterDives = 3;
 // ... and at most this many: where the optimum is above the bound the
 // dives stop at kMaxDives, and on a few items that left thousands (2,760
