@@ -41,16 +41,18 @@ TEST(ExactTest, ProvesAnOptimumAboveTheLiveBytesBound) {
   EXPECT_TRUE(placement->proven_optimal);
 }
 
+// Every time step holds 6 bytes: 1-byte items a (steps 0-2), b (1-3) and
+// c (2-4), and one block a step, which at height 6 must leave the 1-byte
+// items its step holds at the edges or next to each other. So a and c are
+// at edges (steps 0 and 4), apart (both live at step 2): say a at 0, c at
+// 5. Then b is at 1 or 5 (step 1) and at 0 or 4 (step 3): no plan is 6
+// high, while only 6 bytes are ever live; 7 is the optimum.
+const std::vector<PlanItem> kGap = {{1, 1, 0, 2}, {1, 1, 1, 3}, {1, 1, 2, 4},
+                                    {5, 1, 0, 0}, {4, 1, 1, 1}, {3, 1, 2, 2},
+                                    {4, 1, 3, 3}, {5, 1, 4, 4}};
+
 TEST(ExactTest, ProvesAGapThatNoAlignmentCauses) {
-  // Every time step holds 6 bytes: 1-byte items a (steps 0-2), b (1-3)
-  // and c (2-4), and one block a step, which at height 6 must leave the
-  // 1-byte items its step holds at the edges or next to each other. So a
-  // and c are at edges (steps 0 and 4), apart (both live at step 2): say a
-  // at 0, c at 5. Then b is at 1 or 5 (step 1) and at 0 or 4 (step 3): no
-  // plan is 6 high, while only 6 bytes are ever live; 7 is found.
-  const std::vector<PlanItem> items = {{1, 1, 0, 2}, {1, 1, 1, 3}, {1, 1, 2, 4},
-                                       {5, 1, 0, 0}, {4, 1, 1, 1}, {3, 1, 2, 2},
-                                       {4, 1, 3, 3}, {5, 1, 4, 4}};
+  const std::vector<PlanItem>& items = kGap;
   ASSERT_EQ(LiveBytesLowerBound(items), 6u);
   Result<Placement> placement = ExactAlgorithm().Place(items, {});
   ASSERT_TRUE(placement.ok());
@@ -60,10 +62,8 @@ TEST(ExactTest, ProvesAGapThatNoAlignmentCauses) {
 }
 
 TEST(ExactTest, ReportsProgressUpToItsResult) {
-  // The gap above: the decision at 6 starts, fails, and proves 7.
-  const std::vector<PlanItem> items = {{1, 1, 0, 2}, {1, 1, 1, 3}, {1, 1, 2, 4},
-                                       {5, 1, 0, 0}, {4, 1, 1, 1}, {3, 1, 2, 2},
-                                       {4, 1, 3, 3}, {5, 1, 4, 4}};
+  // The decision at 6 starts, fails, and proves 7.
+  const std::vector<PlanItem>& items = kGap;
   std::vector<SearchProgress> reports;
   AlgorithmOptions options;
   options.on_progress = [&](const SearchProgress& progress) {

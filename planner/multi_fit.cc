@@ -81,6 +81,12 @@ uint64_t Span(const PlanItem& item) {
          static_cast<uint64_t>(item.lifetime.first);
 }
 
+// value rounded up to `alignment`, a power of two, without an overflow
+// check: for the dives, whose offsets ValidatePlanItems bounds.
+uint64_t AlignUpUnchecked(uint64_t value, uint64_t alignment) {
+  return (value + alignment - 1) & ~(alignment - 1);
+}
+
 // rank[i]: n for the first item of `order`, 1 for the last.
 std::vector<uint64_t> Ranks(const std::vector<size_t>& order) {
   std::vector<uint64_t> rank(order.size());
@@ -214,8 +220,8 @@ class Dives {
           lowest[i] = kPlaced;
           const uint64_t end = offset + sizes_[i];
           if (alignment_classes_.size() == 1) {  // One alignment: one raise.
-            const uint64_t alignment = alignment_classes_[0];
-            const uint64_t raised = (end + alignment - 1) & ~(alignment - 1);
+            const uint64_t raised =
+                AlignUpUnchecked(end, alignment_classes_[0]);
             for (size_t e = overlaps_.begin(i); e < overlaps_.end(i); ++e) {
               const uint32_t j = neighbor[e];
               lowest[j] = std::max(lowest[j], raised);
@@ -223,14 +229,13 @@ class Dives {
           } else {
             for (size_t e = overlaps_.begin(i); e < overlaps_.end(i); ++e) {
               const uint32_t j = neighbor[e];
-              const uint64_t raised =
-                  (end + alignments_[j] - 1) & ~(alignments_[j] - 1);
+              const uint64_t raised = AlignUpUnchecked(end, alignments_[j]);
               lowest[j] = std::max(lowest[j], raised);
             }
           }
           uint64_t queued = offset;
           for (uint64_t alignment : alignment_classes_) {
-            const uint64_t at = (end + alignment - 1) & ~(alignment - 1);
+            const uint64_t at = AlignUpUnchecked(end, alignment);
             if (at != queued) queue_.Push(at, i);
             queued = at;
           }
@@ -510,7 +515,8 @@ Result<Placement> MultiFitAlgorithm::Place(const std::vector<PlanItem>& items,
       }
     }
   } else {
-    // A dive's heap entries, about: its items and pairs.
+    // A dive's work, about: its items, and its pairs (each looked at from
+    // both ends, once to raise and once to gather a level).
     const uint64_t per_dive = n + overlaps->pairs();
     auto more = [per_dive](uint64_t dive, uint64_t) {
       return dive < kMaxDives && (dive + 1) * per_dive <= kDiveWork;
