@@ -27,8 +27,9 @@ namespace {
 // Where no dives run (no overlap graph), items the jittered tries may
 // place: 1 try at 2,000 items, none above.
 constexpr size_t kJitterBudget = 2000;
-// Bottom-up placements compacted, lowest first.
-constexpr size_t kCompacted = 3;
+// Placements held for compaction (bottom-up tries) or a flip (a chain's
+// dives): the lowest this many.
+constexpr size_t kHeld = 3;
 constexpr int kMaxFlips = 4;
 // A bottom-up try that looks at more than this many times and items per
 // item and time gives up: it bounds many long, nested lifetimes.
@@ -39,10 +40,26 @@ constexpr uint64_t kWorkPerItem = 256;
 // kDiveWork: 50 dives at 3,000 pairs, 5 at 30,000, none past 150,000.
 constexpr uint64_t kMaxDives = 50;
 constexpr uint64_t kDiveWork = 150'000;
-// A dive at most this many percent above the best so far is also mirrored
-// and compacted once (Tries::FlipOf): on asplos2024 B..K that takes the
-// mean from 1.118x to 1.115x the bound, on the generated families 1.172x to
-// 1.167x, for about 0.3 ms at 500 buffers (all dives: 1.113x, +3 ms).
+// Which dives of a chain are also mirrored and compacted (Tries::FlipOf):
+enum class Flips {
+  // Each dive at most kFlipNearPercent above the best so far, as it comes,
+  // so that more dives never give a higher plan: for exact's chains, bound
+  // in time. On asplos2024 B..K this took multi_fit's mean from 1.118x to
+  // 1.115x the bound, on the generated families 1.172x to 1.167x (before
+  // its second chain).
+  kNearBest,
+  // The kHeld lowest dives, after the chain: for multi_fit's chains, bound
+  // in work. Flipping as they come (122 flips in 532 dives over the 12
+  // generated problems at 500 buffers) cost a fifth of multi_fit's
+  // instructions there, and 12% of its time on one core (paired runs:
+  // 0.84-0.91x; quiet medians 5.1-5.5 ms against 4.6-4.8 ms now), for
+  // 1.15255x against 1.15391x the optimum on the generated families up
+  // to 500 buffers (1.05749x against 1.05771x at 100) and the same
+  // 1.09995x the bound on asplos2024 B..K. Only the lowest dive: 1.15715x
+  // and 1.10142x; the 6 lowest: 1.15257x and the old time; the 3 lowest
+  // so far, as they come: 1.15232x and 1.09995x, but 6.7-6.9 ms.
+  kLowestAtEnd,
+};
 constexpr uint64_t kFlipNearPercent = 3;
 // After dives, the jittered tries get the dives' work left over (where the
 // dives stopped at kMaxDives), a try costing this many dives: a bottom-up
@@ -362,19 +379,23 @@ class Tries {
     }
   }
 
-  // Holds a bottom-up placement; only the kCompacted lowest get compacted
-  // (compaction lowers a placement by a few percent, rarely past others).
-  void Hold(std::optional<std::vector<uint64_t>> offsets) {
-    if (!offsets) return;
-    const uint64_t height = PlacementHeight(items_, *offsets);
-    held_.emplace_back(height, std::move(*offsets));
+  // Holds a placement of height `height` while it is among the kHeld
+  // lowest (ties: the earliest), for CompactHeld or FlipHeld: compaction
+  // lowers a placement by a few percent, rarely past the others.
+  void Hold(const std::vector<uint64_t>& offsets, uint64_t height) {
+    if (held_.size() == kHeld && height >= held_.back().first) return;
+    held_.emplace_back(height, offsets);
     std::stable_sort(
         held_.begin(), held_.end(),
         [](const auto& a, const auto& b) { return a.first < b.first; });
-    if (held_.size() > kCompacted) held_.pop_back();
+    if (held_.size() > kHeld) held_.pop_back();
   }
   void CompactHeld() {
     for (auto& [height, offsets] : held_) Keep(Compact(offsets));
+    held_.clear();
+  }
+  void FlipHeld() {
+    for (auto& [height, offsets] : held_) FlipOf(offsets, height);
     held_.clear();
   }
 
@@ -442,12 +463,13 @@ std::optional<OverlapGraph> DiveGraph(const std::vector<PlanItem>& items) {
 // `more(dives so far, lowest height so far)` and that height is above the
 // lower bound: each dive's items that end above the bound gain priority in
 // proportion to how far above, so the next dive places them before their
-// peers. The lowest plan, and in *dives how many dives ran.
+// peers; `flips` says which dives are also flipped. The lowest plan, and
+// in *dives how many dives ran.
 template <typename More>
 Placement RunDives(const std::vector<PlanItem>& items, const TimeAxis& times,
                    const OverlapGraph& overlaps,
                    const std::vector<uint64_t>& rank, uint64_t lower_bound,
-                   const std::vector<uint64_t>& from, More more,
+                   const std::vector<uint64_t>& from, More more, Flips flips,
                    uint64_t* dives) {
   const size_t n = items.size();
   Tries tries(items, times);
@@ -467,13 +489,16 @@ Placement RunDives(const std::vector<PlanItem>& items, const TimeAxis& times,
                        static_cast<double>(height - lower_bound);
       }
     }
-    if (static_cast<unsigned __int128>(height) * 100 <=
-        static_cast<unsigned __int128>(tries.height()) *
-            (100 + kFlipNearPercent)) {
+    if (flips == Flips::kLowestAtEnd) {
+      tries.Hold(offsets, height);
+    } else if (static_cast<unsigned __int128>(height) * 100 <=
+               static_cast<unsigned __int128>(tries.height()) *
+                   (100 + kFlipNearPercent)) {
       tries.FlipOf(offsets, height);
     }
     tries.Keep(std::move(offsets));
   }
+  tries.FlipHeld();
   *dives = dive;
   return tries.Take();
 }
@@ -511,7 +536,10 @@ Result<Placement> MultiFitAlgorithm::Place(const std::vector<PlanItem>& items,
     for (const std::vector<uint64_t>* rank : {&size_rank, &area_rank}) {
       for (SkylineDirection direction :
            {SkylineDirection::kForward, SkylineDirection::kBackward}) {
-        tries.Hold(SkylinePlace(items, times, *rank, direction, max_work));
+        if (std::optional<std::vector<uint64_t>> offsets =
+                SkylinePlace(items, times, *rank, direction, max_work)) {
+          tries.Hold(*offsets, PlacementHeight(items, *offsets));
+        }
       }
     }
   } else {
@@ -538,7 +566,7 @@ Result<Placement> MultiFitAlgorithm::Place(const std::vector<PlanItem>& items,
       uint64_t unused = 0;
       try {
         second = RunDives(items, times, *overlaps, start_rank, lower_bound,
-                          best_fit, more, &unused);
+                          best_fit, more, Flips::kLowestAtEnd, &unused);
       } catch (const std::bad_alloc&) {
         // Out of memory: the first chain's plans stand.
       }
@@ -557,7 +585,7 @@ Result<Placement> MultiFitAlgorithm::Place(const std::vector<PlanItem>& items,
     } join{helper};
     uint64_t dives = 0;
     tries.Keep(RunDives(items, times, *overlaps, area_rank, lower_bound,
-                        best_fit, more, &dives)
+                        best_fit, more, Flips::kLowestAtEnd, &dives)
                    .offsets);
     if (helper.joinable()) {
       helper.join();
@@ -581,7 +609,10 @@ Result<Placement> MultiFitAlgorithm::Place(const std::vector<PlanItem>& items,
     }
     const SkylineDirection direction =
         k % 2 == 0 ? SkylineDirection::kForward : SkylineDirection::kBackward;
-    tries.Hold(SkylinePlace(items, times, jittered, direction, max_work));
+    if (std::optional<std::vector<uint64_t>> offsets =
+            SkylinePlace(items, times, jittered, direction, max_work)) {
+      tries.Hold(*offsets, PlacementHeight(items, *offsets));
+    }
   }
   tries.CompactHeld();
   tries.Flip();
@@ -626,7 +657,7 @@ std::optional<Placement> DiveUntil(const std::vector<PlanItem>& items,
                              !budget.stop->load(std::memory_order_relaxed)) &&
                             std::chrono::steady_clock::now() < until;
                    },
-                   &ran)
+                   Flips::kNearBest, &ran)
                    .offsets);
     *dives += ran;
   }
