@@ -221,7 +221,10 @@ TEST(HardProblemsExactTest, SolvesPackingsSideBySideAsParts) {
 // multi_fit's squeaky-wheel dives: on small aligned packings its other
 // tries reach the optimum on 15 of the 30 aligned16 ones, one chain of
 // dives on 25, two chains (area and start ranks) on 26; on the aligned64
-// ones one chain reaches 21, two reach 27.
+// ones one chain reaches 21, two reach 27. Blaming only the items that end
+// in the upper half of a dive's excess: 25 and 28 (on 200 seeds at 40
+// buffers 171 and 168, against 173 and 173; at 60 buffers 84 and 85,
+// against 78 and 90).
 int MultiFitOptima(HardFamily family) {
   const std::unique_ptr<planner::Algorithm> multi_fit =
       planner::MakeAlgorithm("multi_fit");
@@ -238,7 +241,7 @@ int MultiFitOptima(HardFamily family) {
 }
 
 TEST(HardProblemsQualityTest, MultiFitReachesMostSmallAlignedOptima) {
-  EXPECT_GE(MultiFitOptima(HardFamily::kAligned16), 26);
+  EXPECT_GE(MultiFitOptima(HardFamily::kAligned16), 25);
   EXPECT_GE(MultiFitOptima(HardFamily::kAligned64), 25);
 }
 
