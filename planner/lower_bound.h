@@ -19,6 +19,13 @@ namespace planner {
 // object's size up, then may pad the object's start in the layout).
 Error ValidatePlanItems(const std::vector<PlanItem>& items);
 
+// value rounded up to `alignment`, a power of two, with no overflow check:
+// for offsets that the bound above keeps in range (an aligned end of a
+// stack of the items).
+inline uint64_t AlignUpInBound(uint64_t value, uint64_t alignment) {
+  return (value + alignment - 1) & ~(alignment - 1);
+}
+
 // max over time of the summed sizes of the live items, as given (the
 // graph planner passes sizes rounded up to alignment), in O(n log n). Items
 // must have passed ValidatePlanItems. The oracle sweeps with its own copy

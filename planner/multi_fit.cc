@@ -98,12 +98,6 @@ uint64_t Span(const PlanItem& item) {
          static_cast<uint64_t>(item.lifetime.first);
 }
 
-// value rounded up to `alignment`, a power of two, without an overflow
-// check: for the dives, whose offsets ValidatePlanItems bounds.
-uint64_t AlignUpUnchecked(uint64_t value, uint64_t alignment) {
-  return (value + alignment - 1) & ~(alignment - 1);
-}
-
 // rank[i]: n for the first item of `order`, 1 for the last.
 std::vector<uint64_t> Ranks(const std::vector<size_t>& order) {
   std::vector<uint64_t> rank(order.size());
@@ -237,8 +231,7 @@ class Dives {
           lowest[i] = kPlaced;
           const uint64_t end = offset + sizes_[i];
           if (alignment_classes_.size() == 1) {  // One alignment: one raise.
-            const uint64_t raised =
-                AlignUpUnchecked(end, alignment_classes_[0]);
+            const uint64_t raised = AlignUpInBound(end, alignment_classes_[0]);
             for (size_t e = overlaps_.begin(i); e < overlaps_.end(i); ++e) {
               const uint32_t j = neighbor[e];
               lowest[j] = std::max(lowest[j], raised);
@@ -246,13 +239,13 @@ class Dives {
           } else {
             for (size_t e = overlaps_.begin(i); e < overlaps_.end(i); ++e) {
               const uint32_t j = neighbor[e];
-              const uint64_t raised = AlignUpUnchecked(end, alignments_[j]);
+              const uint64_t raised = AlignUpInBound(end, alignments_[j]);
               lowest[j] = std::max(lowest[j], raised);
             }
           }
           uint64_t queued = offset;
           for (uint64_t alignment : alignment_classes_) {
-            const uint64_t at = AlignUpUnchecked(end, alignment);
+            const uint64_t at = AlignUpInBound(end, alignment);
             if (at != queued) queue_.Push(at, i);
             queued = at;
           }

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <limits>
 
+#include "planner/lower_bound.h"
+
 namespace memplan {
 namespace planner {
 namespace {
@@ -217,8 +219,7 @@ std::optional<std::vector<uint64_t>> SkylinePlace(
           below += floors.at(x);
         }
         work += hi[i] - lo[i] + 1;
-        // Below sum(size + alignment - 1), as ValidatePlanItems bounded.
-        const uint64_t offset = (top + alignment - 1) & ~(alignment - 1);
+        const uint64_t offset = AlignUpInBound(top, alignment);
         consider(i, offset,
                  static_cast<Wide>(offset) * (hi[i] - lo[i] + 1) - below);
       });
