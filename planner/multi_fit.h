@@ -4,12 +4,13 @@
 // than best_fit. Partitions of up to kMaxSkylineItems items are then placed
 // by squeaky-wheel dives over the overlap graph of their lifetimes: each dive
 // places, at every step, the unplaced item that can go lowest (ties: the
-// higher priority), and the items a dive leaves ending above the lower
-// bound gain priority for the next one, in proportion to how far above
-// (Joslin and Clements, JAIR 1999), and a dive within 3% of the best so
-// far is also flipped (below) once. Two chains of dives run, from the
-// area ranks and from the start ranks (time order), the second on a
-// second thread where one can be had (the plan does not depend on it).
+// higher priority), and the items a dive leaves ending in the upper half
+// of its excess over the lower bound gain priority for the next one, in
+// proportion to how far into it (Joslin and Clements, JAIR 1999); each
+// chain's three lowest dives are also flipped (below) once. Two chains of
+// dives run, from the area ranks and from the start ranks (time order),
+// the second on a second thread where one can be had (the plan does not
+// depend on it).
 // Where the graph would be too large for dives, they are placed bottom-up
 // (skyline.h) instead, under two orders, by size and by size x lifetime,
 // forwards and backwards in time. Then bottom-up with sizes jittered, for
@@ -53,13 +54,15 @@ struct DiveBudget {
   const std::atomic<bool>* stop = nullptr;  // Set by another thread.
 };
 
-// multi_fit's squeaky-wheel dives (best fit, then dives with their flips)
-// past multi_fit's bound on their number, within `budget` or until a plan
-// at the live-bytes bound: its two chains one after the other, the start
-// ranks' with half the time and dives, then the area ranks'. The lowest plan
-// found, and in *dives how many dives ran; empty where multi_fit would not dive
-// (more than kMaxSkylineItems items, or an overlap graph past its bound) or the
-// items are invalid. Reads `items` only, so it may run beside other readers.
+// multi_fit's squeaky-wheel dives (best fit, then dives with their flips:
+// here each dive within 3% of the best so far, as it comes, so that more
+// dives never give a higher plan) past multi_fit's bound on their number,
+// within `budget` or until a plan at the live-bytes bound: its two chains
+// one after the other, the start ranks' with half the time and dives, then
+// the area ranks'. The lowest plan found, and in *dives how many dives ran;
+// empty where multi_fit would not dive (more than kMaxSkylineItems items,
+// or an overlap graph past its bound) or the items are invalid. Reads
+// `items` only, so it may run beside other readers.
 std::optional<Placement> DiveUntil(const std::vector<PlanItem>& items,
                                    const DiveBudget& budget, uint64_t* dives);
 
