@@ -49,10 +49,11 @@ enum class Flips {
   // its second chain).
   kNearBest,
   // The kHeld lowest dives, after the chain: for multi_fit's chains, bound
-  // in work. Flipping as they come (122 flips in 532 dives over the 12
+  // in work. Measured while every item above the bound was blamed (see
+  // RunDives): flipping as they come (122 flips in 532 dives over the 12
   // generated problems at 500 buffers) cost a fifth of multi_fit's
   // instructions there, and 12% of its time on one core (paired runs:
-  // 0.84-0.91x; quiet medians 5.1-5.5 ms against 4.6-4.8 ms now), for
+  // 0.84-0.91x; quiet medians 5.1-5.5 ms against 4.6-4.8 ms), for
   // 1.15255x against 1.15391x the optimum on the generated families up
   // to 500 buffers (1.05749x against 1.05771x at 100) and the same
   // 1.09995x the bound on asplos2024 B..K. Only the lowest dive: 1.15715x
@@ -505,7 +506,7 @@ Placement RunDives(const std::vector<PlanItem>& items, const TimeAxis& times,
     }
     tries.Keep(std::move(offsets));
   }
-  tries.FlipHeld();
+  if (tries.height() > lower_bound) tries.FlipHeld();
   *dives = dive;
   return tries.Take();
 }
