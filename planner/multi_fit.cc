@@ -58,7 +58,9 @@ enum class Flips {
   // to 500 buffers (1.05749x against 1.05771x at 100) and the same
   // 1.09995x the bound on asplos2024 B..K. Only the lowest dive: 1.15715x
   // and 1.10142x; the 6 lowest: 1.15257x and the old time; the 3 lowest
-  // so far, as they come: 1.15232x and 1.09995x, but 6.7-6.9 ms.
+  // so far, as they come: 1.15232x and 1.09995x, but 6.7-6.9 ms on one
+  // core in runs where flipping as they came took 5.3-6.3 ms and the 3
+  // lowest after the chain 4.7-5.6 ms.
   kLowestAtEnd,
 };
 constexpr uint64_t kFlipNearPercent = 3;
@@ -384,6 +386,10 @@ class Tries {
         [](const auto& a, const auto& b) { return a.first < b.first; });
     if (held_.size() > kHeld) held_.pop_back();
   }
+  // A bottom-up try, where it gave a placement.
+  void Hold(const std::optional<std::vector<uint64_t>>& offsets) {
+    if (offsets) Hold(*offsets, PlacementHeight(items_, *offsets));
+  }
   void CompactHeld() {
     for (auto& [height, offsets] : held_) Keep(Compact(offsets));
     held_.clear();
@@ -544,10 +550,7 @@ Result<Placement> MultiFitAlgorithm::Place(const std::vector<PlanItem>& items,
     for (const std::vector<uint64_t>* rank : {&size_rank, &area_rank}) {
       for (SkylineDirection direction :
            {SkylineDirection::kForward, SkylineDirection::kBackward}) {
-        if (std::optional<std::vector<uint64_t>> offsets =
-                SkylinePlace(items, times, *rank, direction, max_work)) {
-          tries.Hold(*offsets, PlacementHeight(items, *offsets));
-        }
+        tries.Hold(SkylinePlace(items, times, *rank, direction, max_work));
       }
     }
   } else {
@@ -617,10 +620,7 @@ Result<Placement> MultiFitAlgorithm::Place(const std::vector<PlanItem>& items,
     }
     const SkylineDirection direction =
         k % 2 == 0 ? SkylineDirection::kForward : SkylineDirection::kBackward;
-    if (std::optional<std::vector<uint64_t>> offsets =
-            SkylinePlace(items, times, jittered, direction, max_work)) {
-      tries.Hold(*offsets, PlacementHeight(items, *offsets));
-    }
+    tries.Hold(SkylinePlace(items, times, jittered, direction, max_work));
   }
   tries.CompactHeld();
   tries.Flip();
