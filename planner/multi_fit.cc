@@ -41,15 +41,26 @@ constexpr uint64_t kWorkPerItem = 256;
 // kDiveWork: 50 dives at 3,000 pairs, 5 at 30,000, none past 150,000.
 constexpr uint64_t kMaxDives = 50;
 constexpr uint64_t kDiveWork = 150'000;
-// A dive weighs an item by its lifetime's length times (1 + its priority)
-// to this power (see Dives). Over the generated families up to 500
-// buffers / on 8 other seeds of them at 500 / asplos2024 B..K: 0.02
+// A dive weighs an item by its lifetime's length (each time counted as
+// below) times (1 + its priority) to this power (see Dives). With every
+// time counting the same, over the generated families up to 500 buffers /
+// on 8 other seeds of them at 500 / asplos2024 B..K: 0.02
 // 1.11238x / 1.18811x / 1.05058x, 0.05 1.11087x / 1.18573x / 1.04287x,
 // 0.1 1.11511x / 1.19497x / 1.05801x, 0.25 1.12235x / 1.20019x / 1.06478x,
 // 0.5 1.13027x / - / 1.07487x, 1 1.13598x / - / 1.07873x; 0 (the
 // priorities only break ties) 1.15932x / - / 1.08078x. The length to a
 // power of 0.8 or 1.2 instead: 1.21029x and 1.15204x over the families.
 constexpr double kPriorityPower = 0.05;
+// ... and each time in a lifetime counts as (the bytes live then / the most
+// live at any time) to this power (a power of two). On the generated
+// families every time holds the optimum's bytes, so there it changes
+// nothing (within 0.001x at each size on 8 other seeds). asplos2024 B..K /
+// 200 variants of them: 0 (every time counting the same; the figures for
+// kPriorityPower above) 1.04287x / 1.04576x, 4 1.04389x / 1.03125x, 8
+// 1.03336x / 1.02632x, 16 1.03166x / 1.02607x, 32 1.05017x / 1.03000x, 64
+// 1.06421x / 1.04812x. On planner/multi_fit_test's 1,000 small problems,
+// 997 optima counting every time the same, 1,000 at 8.
+constexpr int kPressurePower = 8;
 // Which dives of a chain are also mirrored and compacted (Tries::FlipOf):
 enum class Flips {
   // Each dive at most kFlipNearPercent above the best so far, as it comes,
@@ -189,25 +200,28 @@ class LevelHeap {
 // lowest offset an unplaced item can take, and of the items that can go
 // there, a heaviest set with pairwise disjoint lifetimes goes there (the
 // others meet one of them and are raised). An item weighs its lifetime's
-// length times (1 + its priority) to the power kPriorityPower, so the
-// level's free time is covered as fully as it can be (time left free at a
-// level stays empty below the next one) and the priorities choose among
-// near-equal covers. The choice is weighted interval scheduling over the
-// level's items in order of their last time.
+// length, each time in it counted by how many bytes are live then (see
+// Lengths), times (1 + its priority) to the power kPriorityPower: so the
+// level's busiest times are covered as fully as they can be (time left
+// free at a level stays empty below the next one), and the priorities
+// choose among near-equal covers. The choice is weighted interval
+// scheduling over the level's items in order of their last time.
 //
 // Placing each level's items in priority order instead (each one raising
-// its neighbours above the level): multi_fit 1.14776x against 1.11087x the
+// its neighbours above the level): multi_fit 1.14776x against 1.11017x the
 // optimum on the generated families up to 500 buffers, and on 8 other
-// seeds of each 1.22586x against 1.18573x at 500 buffers, 1.19053x against
-// 1.14944x at 300, 1.12325x against 1.07668x at 200, 1.05798x against
-// 1.03484x at 100; asplos2024 B..K 1.09514x against 1.04287x the bound,
+// seeds of each 1.22586x against 1.18511x at 500 buffers, 1.19053x against
+// 1.14951x at 300, 1.12325x against 1.07593x at 200, 1.05798x against
+// 1.03454x at 100; asplos2024 B..K 1.09514x against 1.03336x the bound,
 // and 200 variants of them (7% of the buffers dropped at random) 1.06568x
-// against 1.04576x.
+// against 1.02632x.
 class Dives {
  public:
   static constexpr uint64_t kPlaced = std::numeric_limits<uint64_t>::max();
 
-  Dives(const std::vector<PlanItem>& items, const OverlapGraph& overlaps)
+  // `times`: the items' lifetimes' endpoints.
+  Dives(const std::vector<PlanItem>& items, const TimeAxis& times,
+        const OverlapGraph& overlaps)
       : overlaps_(overlaps) {
     const size_t n = items.size();
     for (const PlanItem& item : items) {
@@ -215,9 +229,9 @@ class Dives {
       alignments_.push_back(item.alignment);
       firsts_.push_back(item.lifetime.first);
       lasts_.push_back(item.lifetime.last);
-      lengths_.push_back(static_cast<double>(Span(item)) + 1);
       if (item.size > 0) alignment_classes_.push_back(item.alignment);
     }
+    Lengths(items, times);
     std::sort(alignment_classes_.begin(), alignment_classes_.end());
     alignment_classes_.erase(
         std::unique(alignment_classes_.begin(), alignment_classes_.end()),
@@ -329,6 +343,54 @@ class Dives {
   }
 
  private:
+  // lengths_: each item's lifetime, every time in it counted as (the bytes
+  // live then / the most live at any time) to the kPressurePower, so that
+  // what counts is covering the busiest times. Over the compressed times
+  // (each endpoint, and the run of times between two of them), by prefix
+  // sums.
+  void Lengths(const std::vector<PlanItem>& items, const TimeAxis& times) {
+    const size_t t = times.size();
+    std::vector<uint32_t> lo(items.size()), hi(items.size());
+    // Bytes live at each endpoint, and in the run after it (less the
+    // items that end there).
+    std::vector<double> at(t + 1, 0), ending(t, 0);
+    for (size_t i = 0; i < items.size(); ++i) {
+      lo[i] = static_cast<uint32_t>(times.IndexOf(items[i].lifetime.first));
+      hi[i] = static_cast<uint32_t>(times.IndexOf(items[i].lifetime.last));
+      const double size = static_cast<double>(items[i].size);
+      at[lo[i]] += size;
+      at[hi[i] + 1] -= size;
+      ending[hi[i]] += size;
+    }
+    double most = 0;
+    for (size_t k = 0; k < t; ++k) {
+      if (k > 0) at[k] += at[k - 1];
+      most = std::max(most, at[k]);
+    }
+    auto pressure = [most](double bytes) {
+      if (most <= 0 || bytes <= 0) return 0.0;
+      double x = bytes / most;
+      for (int power = 1; power < kPressurePower; power *= 2) x *= x;
+      return x;
+    };
+    // before[k]: the weighted times before endpoint k.
+    std::vector<double> before(t + 1, 0);
+    for (size_t k = 0; k < t; ++k) {
+      before[k + 1] = before[k] + pressure(at[k]);
+      if (k + 1 < t) {
+        // Times strictly between endpoints k and k + 1 (no overflow: the
+        // difference of two int64 values in order fits in a uint64).
+        const uint64_t run = static_cast<uint64_t>(times.at(k + 1)) -
+                             static_cast<uint64_t>(times.at(k)) - 1;
+        before[k + 1] += pressure(at[k] - ending[k]) * static_cast<double>(run);
+      }
+    }
+    lengths_.resize(items.size());
+    for (size_t i = 0; i < items.size(); ++i) {
+      lengths_[i] = before[hi[i]] - before[lo[i]] + pressure(at[hi[i]]);
+    }
+  }
+
   // weight_ from `priority`, recomputed only where it changed since the
   // last dive (squeaky wheel raises some items' priorities).
   void Weigh(const std::vector<double>& priority) {
@@ -571,7 +633,7 @@ Placement RunDives(const std::vector<PlanItem>& items, const TimeAxis& times,
   Tries tries(items, times);
   tries.UseOverlaps(&overlaps);
   tries.Keep(from);
-  Dives diver(items, overlaps);
+  Dives diver(items, times, overlaps);
   std::vector<double> priority(rank.begin(), rank.end());
   uint64_t dive = 0;
   for (; more(dive, tries.height()) && tries.height() > lower_bound; ++dive) {

@@ -5,9 +5,10 @@
 // by squeaky-wheel dives over the overlap graph of their lifetimes: each dive
 // fills level after level (the lowest offset an unplaced item can take)
 // with a heaviest set of the items that can go there whose lifetimes are
-// disjoint, an item weighing its lifetime's length times a small power of
-// its priority (so each level's free time is covered as fully as it can
-// be), and the items a dive leaves ending in the upper half
+// disjoint, an item weighing its lifetime's length (each time counted by
+// a power of the bytes live then) times a small power of its priority, so
+// that each level's busiest free times are covered as fully as they can
+// be; and the items a dive leaves ending in the upper half
 // of its excess over the lower bound gain priority for the next one, in
 // proportion to how far into it (Joslin and Clements, JAIR 1999); each
 // chain's three lowest dives are also flipped (below) once. Two chains of

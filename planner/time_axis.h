@@ -23,6 +23,8 @@ class TimeAxis {
   }
 
   size_t size() const { return times_.size(); }
+  // The endpoint whose compressed value is k (< size()).
+  TimeValue at(size_t k) const { return times_[k]; }
   // The compressed value of an endpoint given to the constructor.
   size_t IndexOf(TimeValue t) const {
     return static_cast<size_t>(
