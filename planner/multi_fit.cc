@@ -5,7 +5,6 @@
 #include <atomic>
 #include <chrono>
 #include <cmath>
-#include <iterator>
 #include <limits>
 #include <new>
 #include <numeric>
@@ -38,9 +37,16 @@ constexpr uint64_t kWorkPerItem = 256;
 
 // Squeaky-wheel dives, per chain: at most this many, while their work
 // (items plus pairs of overlapping lifetimes, per dive) stays within
-// kDiveWork: 50 dives at 3,000 pairs, 5 at 30,000, none past 150,000.
+// kDiveWork: 50 dives at 2,600 pairs, 5 at 26,000, none past 130,000.
+// It was 150,000 until the dives covered levels (see Dives), which made a
+// dive cost more; at 150,000 now the generated families up to 500 buffers
+// come out at 1.11017x the optimum and asplos2024 B..K at 1.03336x the
+// bound, against 1.11096x and 1.03532x, but on one core the medians per
+// family at 500 buffers take 5.1-5.3 ms against 4.8-5.1 ms (the dives in
+// priority order at 150,000: 4.6-4.8 ms; interleaved runs). The figures
+// below were measured at 150,000.
 constexpr uint64_t kMaxDives = 50;
-constexpr uint64_t kDiveWork = 150'000;
+constexpr uint64_t kDiveWork = 130'000;
 // A dive weighs an item by its lifetime's length (each time counted as
 // below) times (1 + its priority) to this power (see Dives). With every
 // time counting the same, over the generated families up to 500 buffers /
@@ -417,16 +423,19 @@ class Dives {
     before_.resize(m + 1);  // Where item k - 1 is taken: the prefix left.
     for (size_t k = 0; k < m; ++k) {
       const uint32_t i = level_items_[k];
-      // The level's items that end before i starts: its first ones, as
-      // many as have bits before i's first place after them.
-      const size_t w = before_place_[i] / 64;
-      size_t prefix = m;
-      if (w < lo) {
-        prefix = 0;
-      } else if (w < hi) {
-        const uint64_t below = (uint64_t{1} << (before_place_[i] % 64)) - 1;
-        prefix = words_before_[w - lo] +
-                 static_cast<size_t>(__builtin_popcountll(level_[w] & below));
+      // The level's items that end before i starts: its first ones (all
+      // k before it, where the one right before does), as many as have
+      // bits before i's first place after them.
+      size_t prefix = k;
+      if (k > 0 && lasts_[level_items_[k - 1]] >= firsts_[i]) {
+        const size_t w = before_place_[i] / 64;
+        if (w < lo) {
+          prefix = 0;
+        } else {
+          const uint64_t below = (uint64_t{1} << (before_place_[i] % 64)) - 1;
+          prefix = words_before_[w - lo] +
+                   static_cast<size_t>(__builtin_popcountll(level_[w] & below));
+        }
       }
       const double with = best_[prefix] + weight_[i];
       if (with > best_[k]) {
