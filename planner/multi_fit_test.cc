@@ -142,6 +142,31 @@ TEST(MultiFitTest, ValidWhereOffsetsNeedWideKeys) {
   }
 }
 
+// PacksWhereDecreasingSizeBestFitLeavesAHole's five items scaled by 2^58
+// (so best fit misses the bound and dives run), and two pairs of 1-byte
+// items far later in time, each pair stacked. Counted by their live bytes,
+// those times weigh about 2^-488 each: added to the big items' weight in a
+// level's cover they round away, so no cover chooses them. They go at
+// their level anyway (none of them meets a chosen item), and each pair's
+// second one above the first.
+TEST(MultiFitTest, ValidWhereALevelsCoverRoundsItemsAway) {
+  std::vector<PlanItem> items = {
+      {4, 1, 0, 0}, {1, 1, 1, 1}, {3, 1, 1, 3}, {3, 1, 0, 1}, {4, 1, 3, 5}};
+  for (PlanItem& item : items) item.size <<= 58;
+  const int64_t late = int64_t{1} << 60;
+  items.push_back({1, 1, 20, late});
+  items.push_back({1, 1, 20, late});
+  items.push_back({1, 1, late + 1, late + 1});
+  items.push_back({1, 1, late + 1, late + 1});
+  Result<Placement> best_fit = BestFitAlgorithm().Place(items, {});
+  ASSERT_TRUE(best_fit.ok());
+  EXPECT_GT(best_fit->height, LiveBytesLowerBound(items));
+  Result<Placement> placement = MultiFitAlgorithm().Place(items, {});
+  ASSERT_TRUE(placement.ok());
+  ExpectValid(items, *placement);
+  EXPECT_EQ(placement->height, uint64_t{7} << 58);
+}
+
 TEST(MultiFitTest, IsDeterministic) {
   const std::vector<PlanItem> items = RandomItems(7, 200);
   Result<Placement> a = MultiFitAlgorithm().Place(items, {});
