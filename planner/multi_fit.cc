@@ -37,7 +37,8 @@ constexpr uint64_t kWorkPerItem = 256;
 
 // Squeaky-wheel dives, per chain: at most this many, while their work
 // (items plus pairs of overlapping lifetimes, per dive) stays within
-// kDiveWork: 50 dives at 2,600 pairs, 5 at 26,000, none past 130,000.
+// kDiveWork: 50 dives at 2,600 items and pairs, 5 at 26,000, none past
+// 130,000.
 // It was 150,000 until the dives covered levels (see Dives), which made a
 // dive cost more; at 150,000 now the generated families up to 500 buffers
 // come out at 1.11017x the optimum and asplos2024 B..K at 1.03336x the
@@ -799,12 +800,15 @@ std::optional<Placement> DiveUntil(const std::vector<PlanItem>& items,
   const std::vector<size_t> by_area = ByArea(items, by_size);
   const uint64_t lower_bound = LiveBytesLowerBound(items);
   // multi_fit's two chains, one after the other: the start ranks' for half
-  // the time and dives, then the area ranks' for the rest. With 1,000 dives
-  // on asplos2024 B..K that takes the mean from 1.0746x (the area ranks'
-  // chain alone) to 1.0681x the bound, on the generated families up to 500
-  // buffers from 1.1494x to 1.1425x the optimum; in exact at 5 s the
-  // unreachable family's medians per size went from 1.005, 1.090, 1.148,
-  // 1.183x to 1.024, 1.038-1.057, 1.147, 1.172x the construction.
+  // the time and dives, then the area ranks' for the rest. 1,000 dives give
+  // 1.0239x the bound on asplos2024 B..K and 1.0997x the optimum on the
+  // generated families up to 500 buffers (87 ms a problem at 500). While
+  // the dives placed each level's items in priority order, 1,000 dives
+  // took asplos2024's mean from 1.0746x (the area ranks' chain alone) to
+  // 1.0681x, and the generated families' from 1.1494x to 1.1425x; in
+  // exact at 5 s the unreachable family's medians per size went from
+  // 1.005, 1.090, 1.148, 1.183x to 1.024, 1.038-1.057, 1.147, 1.172x the
+  // construction.
   const auto start = std::chrono::steady_clock::now();
   const auto half =
       budget.until > start ? start + (budget.until - start) / 2 : start;

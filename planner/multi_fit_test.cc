@@ -82,10 +82,11 @@ TEST(MultiFitTest, PacksWhereDecreasingSizeBestFitLeavesAHole) {
 }
 
 // Small problems with slack (10 items over 12 times, sizes 1 to 8), whose
-// optimum exact proves: multi_fit reaches all 1,000. Its dives reached
-// 1,000 too while they placed each level's items in priority order, and
-// 997 while they covered each level's time by plain length (every time
-// counting the same, not as its live bytes make it pressing).
+// optimum exact proves: multi_fit reaches all 1,000 (best_fit 821, greedy
+// 756, so these tell algorithms apart). Its dives reached 1,000 too while
+// they placed each level's items in priority order, and 997 while they
+// covered each level's time by plain length (every time counting the
+// same, not as its live bytes make it pressing).
 TEST(MultiFitTest, ReachesTheOptimumOfSmallProblems) {
   int optimal = 0;
   for (uint32_t seed = 1; seed <= 1000; ++seed) {
