@@ -48,6 +48,26 @@ constexpr uint64_t kWorkPerItem = 256;
 // below were measured at 150,000.
 constexpr uint64_t kMaxDives = 50;
 constexpr uint64_t kDiveWork = 130'000;
+// Every this many dives a chain starts its squeaky wheel again: from its
+// ranks, each raised by up to kStartNoise times the number of items
+// (uniform, from a fixed stream), so that a chain tries several regions
+// instead of refining the one its ranks put it in. Over the generated
+// families up to 500 buffers, the mean over six streams (Jitter's, from
+// its first to its sixth value) goes from 1.11096x to 1.10252x the
+// optimum (1.0975-1.1054x; the first, the one used, gives 1.09745x), and
+// on 8 other seeds per family at 100/200/300/500 buffers from
+// 1.0363/1.0796/1.1490/1.1867x to 1.0316/1.0724/1.1450/1.1809x;
+// asplos2024 B..K stays about where it was (1.03463x over the six
+// streams, 1.03157x on the first, against 1.03532x), and 200 variants of
+// it go from 1.02676x to 1.02444x. DiveUntil gains more (below). Every 5,
+// 7, 15 or 20 dives: 1.10733x, 1.10621x, 1.10484x, 1.10480x over the six
+// streams; noise 0.2, 0.4, 0.5, 1: 1.10519x, 1.10522x, 1.10354x,
+// 1.10528x. Restarting from the priorities of the chain's lowest dive
+// instead: 1.10521x; keeping a tenth or a quarter of what the wheel
+// added: 1.10495x and 1.10602x; adding the noise without starting again:
+// no gain (raw dives, 1.117-1.120x against 1.1196x).
+constexpr uint64_t kDivesPerStart = 10;
+constexpr double kStartNoise = 0.3;
 // A dive weighs an item by its lifetime's length (each time counted as
 // below) times (1 + its priority) to this power (see Dives). With every
 // time counting the same, over the generated families up to 500 buffers /
@@ -647,8 +667,17 @@ Placement RunDives(const std::vector<PlanItem>& items, const TimeAxis& times,
   tries.Keep(from);
   Dives diver(items, times, overlaps);
   std::vector<double> priority(rank.begin(), rank.end());
+  Jitter jitter;
   uint64_t dive = 0;
   for (; more(dive, tries.height()) && tries.height() > lower_bound; ++dive) {
+    if (dive > 0 && dive % kDivesPerStart == 0) {
+      for (size_t i = 0; i < n; ++i) {
+        const double unit =
+            static_cast<double>(jitter.Next() >> 11) * 0x1.0p-53;  // [0, 1)
+        priority[i] = static_cast<double>(rank[i]) +
+                      kStartNoise * static_cast<double>(n) * unit;
+      }
+    }
     std::vector<uint64_t> offsets = diver.Dive(priority);
     const uint64_t height = PlacementHeight(items, offsets);
     const uint64_t line = height > lower_bound
@@ -722,7 +751,8 @@ Result<Placement> MultiFitAlgorithm::Place(const std::vector<PlanItem>& items,
     // Two chains of dives, one from the area ranks and one from the start
     // ranks (time order), the second on a thread of its own where one can
     // be had (else after the first). Squeaky-wheel priorities only gain, so
-    // a chain keeps to the region its first ranks put it in. On asplos2024
+    // a wheel keeps to the region its ranks put it in; each chain starts
+    // its wheel again every kDivesPerStart dives. On asplos2024
     // B..K the second chain takes the mean from 1.115x to 1.100x the bound,
     // on the generated families up to 500 buffers from 1.165x to 1.153x
     // the optimum. Second chains tried, by the same means: lifetime 1.107x
@@ -801,8 +831,12 @@ std::optional<Placement> DiveUntil(const std::vector<PlanItem>& items,
   const uint64_t lower_bound = LiveBytesLowerBound(items);
   // multi_fit's two chains, one after the other: the start ranks' for half
   // the time and dives, then the area ranks' for the rest. 1,000 dives give
-  // 1.0239x the bound on asplos2024 B..K and 1.0997x the optimum on the
-  // generated families up to 500 buffers (87 ms a problem at 500). While
+  // 1.0168x the bound on asplos2024 B..K and 1.0755x the optimum on the
+  // generated families up to 500 buffers (95-110 ms a problem at 500);
+  // 1.0239x and 1.0997x (87 ms) before the wheels started again every
+  // kDivesPerStart dives. Of B..K, J, K and H did better without them
+  // (1.0331x, 1.0059x and 1.0000x against 1.0414x, 1.0205x and 1.0010x);
+  // D, for one, did worse (1.0800x against 1.0592x). While
   // the dives placed each level's items in priority order, 1,000 dives
   // took asplos2024's mean from 1.0746x (the area ranks' chain alone) to
   // 1.0681x, and the generated families' from 1.1494x to 1.1425x; in

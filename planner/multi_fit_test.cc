@@ -82,11 +82,14 @@ TEST(MultiFitTest, PacksWhereDecreasingSizeBestFitLeavesAHole) {
 }
 
 // Small problems with slack (10 items over 12 times, sizes 1 to 8), whose
-// optimum exact proves: multi_fit reaches all 1,000 (best_fit 821, greedy
-// 756, so these tell algorithms apart). Its dives reached 1,000 too while
-// they placed each level's items in priority order, and 997 while they
-// covered each level's time by plain length (every time counting the
-// same, not as its live bytes make it pressing).
+// optimum exact proves: multi_fit reaches 999 of the 1,000 (best_fit 821,
+// greedy 756, so these tell algorithms apart). It reached all 1,000 until
+// its chains started their wheels again every 10 dives (kDivesPerStart);
+// seed 883 (33 against 31) needs a longer run of one wheel. Restarting
+// first after 20 dives keeps 1,000 but does less on the generated
+// families (1.10390x against 1.10252x over six streams). Covering each
+// level's time by plain length (every time counting the same, not as its
+// live bytes make it pressing) gives 997, with the restarts or without.
 TEST(MultiFitTest, ReachesTheOptimumOfSmallProblems) {
   int optimal = 0;
   for (uint32_t seed = 1; seed <= 1000; ++seed) {
@@ -107,7 +110,7 @@ TEST(MultiFitTest, ReachesTheOptimumOfSmallProblems) {
     ASSERT_TRUE(exact->proven_optimal);
     if (placement->height == exact->height) ++optimal;
   }
-  EXPECT_EQ(optimal, 1000);
+  EXPECT_GE(optimal, 999);
 }
 
 TEST(MultiFitTest, HonoursAlignmentTheCsvRegressionNeeds) {
