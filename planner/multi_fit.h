@@ -14,7 +14,8 @@
 // chain's three lowest dives are also flipped (below) once. Two chains of
 // dives run, from the area ranks and from the start ranks (time order),
 // the second on a second thread where one can be had (the plan does not
-// depend on it).
+// depend on it); every 10 dives a chain starts its priorities again from
+// its ranks plus noise, so that it tries several regions.
 // Where the graph would be too large for dives, they are placed bottom-up
 // (skyline.h) instead, under two orders, by size and by size x lifetime,
 // forwards and backwards in time. Then bottom-up with sizes jittered, for
@@ -24,7 +25,7 @@
 // first, in order of offset, which never raises one), and the lowest plan
 // is improved by flipping it upside down and compacting again while that
 // lowers it.
-// Deterministic: the jitter has a fixed seed.
+// Deterministic: the jitter and the noise have fixed seeds.
 #pragma once
 
 #include <atomic>
