@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "planner/lower_bound.h"
+#include "planner/splitmix64.h"
 
 namespace memplan {
 namespace bench {
@@ -12,22 +13,17 @@ namespace {
 
 using planner::PlanItem;
 
-// splitmix64: tiny, and the same stream on every standard library (the
-// <random> distributions are not), so a problem's name pins it down.
+// Draws from planner/splitmix64.h's stream, so a problem's name pins it
+// down on every standard library.
 class Rng {
  public:
-  explicit Rng(uint64_t seed) : state_(seed * 0x9E3779B97F4A7C15ull + 7) {}
-  uint64_t Next() {
-    uint64_t z = (state_ += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-  }
+  explicit Rng(uint64_t seed) : stream_(seed * 0x9E3779B97F4A7C15ull + 7) {}
+  uint64_t Next() { return stream_.Next(); }
   uint64_t Below(uint64_t n) { return n <= 1 ? 0 : Next() % n; }
   uint64_t Between(uint64_t lo, uint64_t hi) {  // Inclusive; lo <= hi.
     return lo + Below(hi - lo + 1);
   }
-  double Unit() { return static_cast<double>(Next() >> 11) * 0x1.0p-53; }
+  double Unit() { return stream_.Unit(); }
   bool Chance(double p) { return Unit() < p; }
   uint64_t LogUniform(uint64_t lo, uint64_t hi) {
     const double l = std::log(static_cast<double>(lo));
@@ -37,7 +33,7 @@ class Rng {
   }
 
  private:
-  uint64_t state_;
+  planner::SplitMix64 stream_;
 };
 
 // A buffer of the packing; sizes and offsets in bytes.

@@ -17,6 +17,7 @@
 #include "planner/lower_bound.h"
 #include "planner/overlap_graph.h"
 #include "planner/skyline.h"
+#include "planner/splitmix64.h"
 #include "planner/time_axis.h"
 #include "runtime/core/checked_math.h"
 
@@ -52,8 +53,8 @@ constexpr uint64_t kDiveWork = 130'000;
 // ranks, each raised by up to kStartNoise times the number of items
 // (uniform, from a fixed stream), so that a chain tries several regions
 // instead of refining the one its ranks put it in. Over the generated
-// families up to 500 buffers, the mean over six streams (Jitter's, from
-// its first to its sixth value) goes from 1.11096x to 1.10252x the
+// families up to 500 buffers, the mean over six streams (kJitterSeed's,
+// from its first to its sixth value) goes from 1.11096x to 1.10252x the
 // optimum (1.0975-1.1054x; the first, the one used, gives 1.09745x), and
 // on 8 other seeds per family at 100/200/300/500 buffers from
 // 1.0363/1.0796/1.1490/1.1867x to 1.0316/1.0724/1.1450/1.1809x;
@@ -138,19 +139,8 @@ inline uint32_t BitCount(uint64_t x) {
   return static_cast<uint32_t>((x * 0x0101010101010101ull) >> 56);
 }
 
-// splitmix64: a fixed stream on every standard library.
-class Jitter {
- public:
-  uint64_t Next() {
-    uint64_t z = (state_ += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-  }
-
- private:
-  uint64_t state_ = 1;
-};
+// The stream of the jitter and of the restarts' noise.
+constexpr uint64_t kJitterSeed = 1;
 
 // The lifetime's length less one (no overflow at the full int64 range).
 uint64_t Span(const PlanItem& item) {
@@ -679,15 +669,13 @@ Placement RunDives(const std::vector<PlanItem>& items, const TimeAxis& times,
   tries.Keep(from);
   Dives diver(items, times, overlaps);
   std::vector<double> priority(rank.begin(), rank.end());
-  Jitter jitter;
+  SplitMix64 noise(kJitterSeed);
   uint64_t dive = 0;
   for (; more(dive, tries.height()) && tries.height() > lower_bound; ++dive) {
     if (dive > 0 && dive % kDivesPerStart == 0) {
       for (size_t i = 0; i < n; ++i) {
-        const double unit =
-            static_cast<double>(jitter.Next() >> 11) * 0x1.0p-53;  // [0, 1)
         priority[i] = static_cast<double>(rank[i]) +
-                      kStartNoise * static_cast<double>(n) * unit;
+                      kStartNoise * static_cast<double>(n) * noise.Unit();
       }
     }
     std::vector<uint64_t> offsets = diver.Dive(priority);
@@ -811,7 +799,7 @@ Result<Placement> MultiFitAlgorithm::Place(const std::vector<PlanItem>& items,
     if (tries.height() == lower_bound) jitter_tries = 0;
   }
   // Sizes scaled by a random factor in [0, 1): other ties, other choices.
-  Jitter jitter;
+  SplitMix64 jitter(kJitterSeed);
   std::vector<uint64_t> jittered(n);
   for (size_t k = 0; k < jitter_tries; ++k) {
     for (size_t i = 0; i < n; ++i) {
