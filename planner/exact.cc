@@ -49,6 +49,7 @@
 #include <array>
 #include <atomic>
 #include <chrono>
+#include <cstdint>
 #include <limits>
 #include <memory>
 #include <new>
@@ -58,6 +59,10 @@
 #include <thread>
 #include <tuple>
 #include <unordered_map>
+
+#if defined(__GLIBC__)
+#include <pthread.h>
+#endif
 
 #include "planner/lower_bound.h"
 #include "planner/multi_fit.h"
@@ -100,17 +105,56 @@ struct Deadline {
   }
 };
 
+// Stack a search leaves below its deepest node, for what a node calls
+// (bitsets, the allocator, a sanitizer's report); and the stack a search
+// assumes where the thread's own extent is unknown.
+constexpr uintptr_t kStackMargin = uintptr_t{64} << 10;
+constexpr uintptr_t kFallbackStack = uintptr_t{1} << 20;
+
+// The lowest address the calling thread's searches may recurse down to (a
+// stack grows down on every target): its stack's far end plus
+// kStackMargin, or kFallbackStack below the first caller's frame where the
+// C library does not say (no pthread_getattr_np). Cached per thread.
+uintptr_t StackFloor() {
+  thread_local uintptr_t floor = 0;
+  if (floor != 0) return floor;
+  const uintptr_t here =
+      reinterpret_cast<uintptr_t>(__builtin_frame_address(0));
+  uintptr_t end = here > kFallbackStack ? here - kFallbackStack : 0;
+#if defined(__GLIBC__)
+  pthread_attr_t attr;
+  if (pthread_getattr_np(pthread_self(), &attr) == 0) {
+    void* address = nullptr;
+    size_t size = 0;
+    if (pthread_attr_getstack(&attr, &address, &size) == 0 &&
+        address != nullptr && reinterpret_cast<uintptr_t>(address) < here) {
+      end = reinterpret_cast<uintptr_t>(address);
+    }
+    pthread_attr_destroy(&attr);
+  }
+#endif
+  floor = end + kStackMargin;
+  return floor;
+}
+
 // A search's budget: the deadline, and the nodes of one attempt (up to
-// `limit`) and of all attempts. Search and Sweep each keep one.
+// `limit`) and of all attempts. Search and Sweep each keep one. Both
+// recurse a frame or more per node, so an attempt also ends where the
+// thread's stack would run out (StackFloor): thousands of items deep, a
+// stack of a few MiB did.
 struct Budget {
   Deadline deadline;
   uint64_t nodes = 0;
   uint64_t limit = 0;
   uint64_t total = 0;
+  uintptr_t stack_floor = 0;
+  bool too_deep = false;  // An attempt reached stack_floor.
 
+  // On the thread that will search.
   void Start(uint64_t node_limit) {
     nodes = 0;
     limit = node_limit;
+    stack_floor = StackFloor();
   }
   // Adds the attempt's nodes to the total and returns them.
   uint64_t Finish() {
@@ -119,10 +163,17 @@ struct Budget {
   }
   // Ends the attempt: every later Tick fails.
   void Stop() { limit = 0; }
-  // Counts a node: false once the attempt is out of nodes or (checked
-  // every 256 nodes) out of time, which also ends the attempt.
+  // Counts a node: false once the attempt is out of nodes, at the stack's
+  // floor, or (checked every 256 nodes) out of time; the last two also end
+  // the attempt. Inline, so the frame it reads is the searching function's
+  // (or, not inlined, one just below it).
   bool Tick() {
     if (++nodes > limit) return false;
+    if (reinterpret_cast<uintptr_t>(__builtin_frame_address(0)) < stack_floor) {
+      too_deep = true;
+      Stop();
+      return false;
+    }
     if ((nodes & 255) == 0 && deadline.Passed()) {
       Stop();
       return false;
@@ -942,6 +993,7 @@ class Sweep {
       SizeWindows();
     }
     budget_.deadline.at = deadline;
+    budget_.too_deep = false;
     // Restarts: each order in turn, node limits doubling from
     // kFirstLimitPerItem nodes an item, so that one unlucky order does not
     // take the whole budget (each of them alone misses some of the
@@ -961,6 +1013,8 @@ class Sweep {
         const Outcome outcome = Column(0);
         nodes -= std::min(nodes, budget_.Finish());
         if (outcome != Outcome::kOutOfBudget) return outcome;
+        // Every order goes as deep: the sweep cannot decide this one.
+        if (budget_.too_deep) return outcome;
       }
       if (limit <= std::numeric_limits<uint64_t>::max() / 2) limit *= 2;
     }
@@ -1175,38 +1229,83 @@ class Sweep {
   // Lays out section t from segment `seg` on, at byte `pos`; `below` is the
   // new item right under pos in the current gap, if any, and stack entries
   // from `first` on are that gap's new items.
+  // Where the way on is forced (a surviving item; a gap given up whose new
+  // items there are none to move) this loops rather than recursing, so the
+  // depth is one frame per choice made (a new item placed, a gap given up
+  // under new items) and per section, not per item and gap of every
+  // section: a sweep over thousands of long-lived items overflowed the
+  // stack. The nodes counted, and so every outcome, are the same.
   Outcome Fill(uint32_t t, size_t seg, uint64_t pos, uint32_t below,
                size_t first) {
     const std::vector<Segment>& layout = layout_[t];
     std::vector<uint32_t>& stack = stacks_[t];
-    if (seg < layout.size() && layout[seg].item == kNone &&
-        pos == layout[seg].end) {
-      ++seg;
-      below = kNone;
-      first = stack.size();
-    }
-    if (seg == layout.size()) {
-      for (uint32_t j : (*starting_)[t]) {
-        if (!used_[j]) return Outcome::kInfeasible;
+    const size_t depth = stack.size();  // Survivors pushed here come off.
+    uint64_t wasted = 0;                // Gaps given up here, in bytes.
+    Outcome outcome = Outcome::kInfeasible;
+    while (true) {
+      if (seg < layout.size() && layout[seg].item == kNone &&
+          pos == layout[seg].end) {
+        ++seg;
+        below = kNone;
+        first = stack.size();
       }
-      // The windows under the top of the section.
-      if (!WindowsBelowFit(t, padded_capacity_, stack.size(), kNone)) {
-        return Outcome::kInfeasible;
+      if (seg == layout.size()) {
+        outcome = EndSection(t);
+        break;
       }
-      return Column(t + 1);
-    }
-    if (layout[seg].item != kNone) {
-      const uint32_t x = layout[seg].item;
-      stack.push_back(x);
-      Outcome outcome = Outcome::kInfeasible;
-      if (WindowsBelowFit(t, layout[seg].begin, stack.size() - 1, x)) {
-        outcome = Fill(t, seg + 1, layout[seg].end, kNone, stack.size());
+      if (layout[seg].item != kNone) {
+        const uint32_t x = layout[seg].item;
+        stack.push_back(x);
+        if (!WindowsBelowFit(t, layout[seg].begin, stack.size() - 1, x)) {
+          outcome = Outcome::kInfeasible;
+          break;
+        }
+        pos = layout[seg].end;
+        below = kNone;
+        first = stack.size();
+        ++seg;
+        continue;
       }
-      stack.pop_back();
-      return outcome;
+      if (!Tick()) {
+        outcome = Outcome::kOutOfBudget;
+        break;
+      }
+      const uint64_t room = layout[seg].end - pos;
+      outcome = PlaceNewItem(t, seg, pos, below, first, room);
+      if (outcome != Outcome::kInfeasible) break;
+      // Or the rest of the gap stays empty, if the slack allows: at its
+      // top, or at its bottom with this gap's new items moved up.
+      if (waste_[t] + room > slack_[t]) break;
+      if (first < stack.size()) {
+        outcome = GiveUpUnder(t, seg, room, first);
+        break;
+      }
+      waste_[t] += room;
+      wasted += room;
+      pos = layout[seg].end;
     }
-    if (!Tick()) return Outcome::kOutOfBudget;
-    const uint64_t room = layout[seg].end - pos;
+    waste_[t] -= wasted;
+    stack.resize(depth);
+    return outcome;
+  }
+
+  // Section t is laid out: every item starting there placed, the windows
+  // under its top fillable; on to the next.
+  Outcome EndSection(uint32_t t) {
+    for (uint32_t j : (*starting_)[t]) {
+      if (!used_[j]) return Outcome::kInfeasible;
+    }
+    if (!WindowsBelowFit(t, padded_capacity_, stacks_[t].size(), kNone)) {
+      return Outcome::kInfeasible;
+    }
+    return Column(t + 1);
+  }
+
+  // Each new item of section t that fits at pos in the gap (`room` bytes
+  // left), and the rest of the section after it.
+  Outcome PlaceNewItem(uint32_t t, size_t seg, uint64_t pos, uint32_t below,
+                       size_t first, uint64_t room) {
+    std::vector<uint32_t>& stack = stacks_[t];
     const std::vector<uint32_t>& starting = (*starting_)[t];
     Outcome outcome = Outcome::kInfeasible;
     for (size_t k = 0; k < starting.size(); ++k) {
@@ -1241,12 +1340,18 @@ class Sweep {
       used_[j] = 0;
       if (outcome != Outcome::kInfeasible) return outcome;
     }
-    // Or the rest of the gap stays empty, if the slack allows: at its top,
-    // or at its bottom with this gap's new items moved up.
-    if (room == 0 || waste_[t] + room > slack_[t]) return outcome;
+    return outcome;
+  }
+
+  // The rest of the gap at segment `seg` (`room` bytes, within the slack)
+  // stays empty, under the new items stack entries [first, end) have put
+  // in it: at the gap's top, or else at its bottom with them moved up.
+  Outcome GiveUpUnder(uint32_t t, size_t seg, uint64_t room, size_t first) {
+    const std::vector<Segment>& layout = layout_[t];
+    std::vector<uint32_t>& stack = stacks_[t];
     waste_[t] += room;
-    outcome = Fill(t, seg, layout[seg].end, kNone, stack.size());
-    if (outcome == Outcome::kInfeasible && first < stack.size()) {
+    Outcome outcome = Fill(t, seg, layout[seg].end, kNone, stack.size());
+    if (outcome == Outcome::kInfeasible) {
       bool fits = true;
       for (size_t k = first; k < stack.size() && fits; ++k) {
         const Item& item = items_[stack[k]];

@@ -1,8 +1,11 @@
 #include "planner/exact.h"
 
+#include <pthread.h>
+
 #include <algorithm>
 #include <chrono>
 #include <fstream>
+#include <optional>
 #include <random>
 #include <string>
 
@@ -229,6 +232,79 @@ TEST(ExactTest, TilesRandomFullRectangles) {
     EXPECT_TRUE(placement->proven_optimal);
     EXPECT_TRUE(ValidPlan(items, *placement));
   }
+}
+
+// A tiling 20 bytes wide over 600 times, beside 100 one-byte items that
+// live through all of it: at 120 bytes every time is full.
+std::vector<PlanItem> LongLivedItems() {
+  std::mt19937_64 rng(7);
+  std::vector<PlanItem> items = RandomTiling(&rng, 20, 600);
+  TimeValue last = 0;
+  for (const PlanItem& item : items) {
+    last = std::max(last, item.lifetime.last);
+  }
+  for (int k = 0; k < 100; ++k) items.push_back({1, 1, 0, last});
+  return items;
+}
+
+// LongLivedItems planned by exact within `options`, on a thread of its own
+// with a stack of `stack_bytes`.
+Result<Placement> PlanLongLivedOnAStackOf(size_t stack_bytes,
+                                          const AlgorithmOptions& options) {
+  struct Job {
+    std::vector<PlanItem> items;
+    AlgorithmOptions options;
+    std::optional<Result<Placement>> placement;
+  } job;
+  job.items = LongLivedItems();
+  job.options = options;
+  pthread_attr_t attr;
+  pthread_attr_init(&attr);
+  pthread_attr_setstacksize(&attr, stack_bytes);
+  pthread_t thread;
+  const int started = pthread_create(
+      &thread, &attr,
+      [](void* arg) -> void* {
+        Job& job = *static_cast<Job*>(arg);
+        job.placement = ExactAlgorithm().Place(job.items, job.options);
+        return nullptr;
+      },
+      &job);
+  pthread_attr_destroy(&attr);
+  if (started != 0) return Error(ErrorCode::kInternal, "no thread");
+  pthread_join(thread, nullptr);
+  return std::move(*job.placement);
+}
+
+TEST(ExactTest, SweepsLongLivedItemsWithoutRunningOutOfStack) {
+  // 100 items live from the first time to the last, beside a tiling of
+  // 600 times: the sweep meets the 100 in every one of its sections. It
+  // took a frame for each and overflowed an 8 MiB stack (the test
+  // crashed); now only its choices take frames.
+  AlgorithmOptions options;
+  options.max_nodes = 20'000'000;
+  options.max_seconds = 3600;
+  Result<Placement> placement =
+      PlanLongLivedOnAStackOf(size_t{8} << 20, options);
+  ASSERT_TRUE(placement.ok()) << placement.error().ToString();
+  EXPECT_TRUE(ValidPlan(LongLivedItems(), *placement));
+  EXPECT_EQ(placement->height, 120u);
+  EXPECT_TRUE(placement->proven_optimal);
+}
+
+TEST(ExactTest, StopsSearchingWhereTheStackWouldRunOut) {
+  // On a 192 KiB stack the sweep and the search on the caller's thread
+  // reach the stack's floor and stop there, out of budget: a plan still
+  // comes back, valid. Without that floor the thread crashes, even with
+  // the sweep's frames only per choice. (The searches on threads of their
+  // own do not find this tiling alone: a second's budget ends them.)
+  AlgorithmOptions options;
+  options.max_seconds = 1;
+  Result<Placement> placement =
+      PlanLongLivedOnAStackOf(size_t{192} << 10, options);
+  ASSERT_TRUE(placement.ok()) << placement.error().ToString();
+  EXPECT_TRUE(ValidPlan(LongLivedItems(), *placement));
+  EXPECT_GE(placement->height, 120u);
 }
 
 TEST(ExactTest, HonoursAlignmentAndSkipsEmptyItems) {
