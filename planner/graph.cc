@@ -119,10 +119,14 @@ Result<ValueId> Graph::AddTensor(TensorSpec spec) {
 }
 
 bool Graph::IsAvailable(ValueId id) const {
-  if (defined_[id]) return true;
-  // An alias no node defines is available as soon as its base is.
-  const TensorSpec& spec = tensors_[id];
-  return spec.is_alias() && IsAvailable(*spec.base());
+  // An alias no node defines is available as soon as its base is: down the
+  // chain in a loop, which a chain of any length cannot overflow.
+  while (!defined_[id]) {
+    const TensorSpec& spec = tensors_[id];
+    if (!spec.is_alias()) return false;
+    id = *spec.base();
+  }
+  return true;
 }
 
 Error Graph::AddNode(Node node) {

@@ -201,6 +201,9 @@ Result<NodeLine> ParseNodeLine(int line,
 }
 
 // Adds tensors so that every base precedes its aliases; reports cycles.
+// A chain of aliases is followed in a loop (a file may declare each base
+// after its alias, thousands deep), and an error inside it is reported
+// once, at the tensor that started the chain.
 class TensorAdder {
  public:
   TensorAdder(std::vector<TensorLine>& lines, Graph& graph)
@@ -218,30 +221,50 @@ class TensorAdder {
  private:
   enum State { kNew, kVisiting, kDone };
 
+  static const char* BaseField(const TensorLine& t) {
+    return t.kind == SpecKind::kView ? "view_of" : "in_place_of";
+  }
+
+  // Tensor i and, before it, the chain of bases it needs.
   Error Add(size_t i) {
-    if (state_[i] == kDone) return Error::Ok();
-    TensorLine& t = lines_[i];
-    if (state_[i] == kVisiting) {
-      return LineError(t.line, IsAlias(t.kind) ? "view_of" : "tensor",
-                       "alias cycle through '" + t.name + "'");
+    std::vector<size_t> chain;  // i, its base, that one's base, ...
+    // An error at the chain's k-th tensor, as the chain's first reports it.
+    auto from_first = [&](size_t k, Error error) {
+      if (k == 0) return error;
+      const TensorLine& first = lines_[chain[0]];
+      return LineError(
+          first.line, BaseField(first),
+          "base '" + first.base + "' is invalid: " + error.message());
+    };
+    for (size_t at = i; state_[at] != kDone;) {
+      const TensorLine& t = lines_[at];
+      if (state_[at] == kVisiting) {
+        return LineError(t.line, IsAlias(t.kind) ? "view_of" : "tensor",
+                         "alias cycle through '" + t.name + "'");
+      }
+      state_[at] = kVisiting;
+      chain.push_back(at);
+      if (!IsAlias(t.kind)) break;
+      auto it = index_.find(t.base);
+      if (it == index_.end()) {
+        return from_first(
+            chain.size() - 1,
+            LineError(t.line, BaseField(t), "unknown base '" + t.base + "'"));
+      }
+      at = it->second;
     }
-    state_[i] = kVisiting;
+    for (size_t k = chain.size(); k-- > 0;) {
+      Error error = AddOne(lines_[chain[k]]);
+      if (!error.ok()) return from_first(k, std::move(error));
+      state_[chain[k]] = kDone;
+    }
+    return Error::Ok();
+  }
+
+  // One tensor, its base (if an alias) already added.
+  Error AddOne(const TensorLine& t) {
     std::optional<TensorSpec> spec;
     if (IsAlias(t.kind)) {
-      auto it = index_.find(t.base);
-      const char* field = t.kind == SpecKind::kView ? "view_of" : "in_place_of";
-      if (it == index_.end()) {
-        return LineError(t.line, field, "unknown base '" + t.base + "'");
-      }
-      Error base_error = Add(it->second);
-      if (!base_error.ok()) {
-        if (base_error.message().find("alias cycle") != std::string::npos) {
-          return base_error;
-        }
-        return LineError(
-            t.line, field,
-            "base '" + t.base + "' is invalid: " + base_error.message());
-      }
       spec = TensorSpec::Alias(t.name, t.kind, t.dtype, t.shape,
                                *graph_.Find(t.base));
     } else {
@@ -253,7 +276,6 @@ class TensorAdder {
     spec->mem_id = t.mem_id;
     Result<ValueId> id = graph_.AddTensor(std::move(*spec));
     if (!id.ok()) return LineError(t.line, "tensor", id.error().message());
-    state_[i] = kDone;
     return Error::Ok();
   }
 
