@@ -53,6 +53,7 @@ dict_for() {
   case "$1" in
     program_*) echo fuzz/program.dict ;;
     plan_reader_fuzzer) echo fuzz/plan.dict ;;
+    graph_text_fuzzer) echo fuzz/graph.dict ;;
     *) echo "" ;;
   esac
 }
@@ -65,6 +66,10 @@ for src in fuzz/*_fuzzer.cc; do
   if [[ -d "corpus/$target" ]]; then
     rm -f "$OUT/${target}_seed_corpus.zip"
     (cd "corpus/$target" && zip -q -r -j "$OUT/${target}_seed_corpus.zip" .)
+  fi
+  # The example models are seeds of the graph text too.
+  if [[ "$target" == graph_text_fuzzer ]]; then
+    zip -q -j "$OUT/${target}_seed_corpus.zip" examples/graphs/*.graph
   fi
   dict="$(dict_for "$target")"
   if [[ -n "$dict" ]]; then cp "$dict" "$OUT/$target.dict"; fi

@@ -4,7 +4,7 @@
 # Builds every fuzz target with clang's source-based coverage
 # (-fprofile-instr-generate -fcoverage-mapping) through
 # .clusterfuzzlite/build.sh, as OSS-Fuzz's coverage build does (no Bazel, so
-# nothing to download), then runs each TARGET (default: all seven) once over
+# nothing to download), then runs each TARGET (default: all eight) once over
 # every file of corpus/TARGET/ (regressions included), ../shared/data/pte for
 # the program targets, and any DIR named after the target
 # (`plan_reader_fuzzer:/tmp/merged`). Merges the profiles
@@ -23,7 +23,8 @@ dir="${MEMPLAN_COVERAGE_DIR:-/tmp/memplan_coverage}"
 llvm_cov="${LLVM_COV:-llvm-cov-14}"
 llvm_profdata="${LLVM_PROFDATA:-llvm-profdata-14}"
 all_targets=(program_parser_fuzzer program_loader_fuzzer program_oracle_fuzzer
-  cuda_allocation_fuzzer planner_fuzzer planner_items_fuzzer plan_reader_fuzzer)
+  cuda_allocation_fuzzer planner_fuzzer planner_items_fuzzer plan_reader_fuzzer
+  graph_text_fuzzer)
 specs=("$@")
 if [[ ${#specs[@]} == 0 ]]; then specs=("${all_targets[@]}"); fi
 

@@ -32,12 +32,14 @@ seeds=("$root/corpus/$target")
 if [[ "$target" == program_* && -d "$root/../shared/data/pte" ]]; then
   seeds+=("$root/../shared/data/pte")
 fi
+if [[ "$target" == graph_text_fuzzer ]]; then seeds+=("$root/examples/graphs"); fi
 # libFuzzer runs file arguments instead of fuzzing: give it folders only.
 find "${seeds[@]}" -type f -exec cp -t "$work/seeds" {} + 2>/dev/null || true
 flags=(-timeout=10 -rss_limit_mb=2048 -print_final_stats=1
   "-artifact_prefix=$work/artifacts/")
 if [[ "$target" == program_* ]]; then flags+=("-dict=$root/fuzz/program.dict"); fi
 if [[ "$target" == plan_reader_fuzzer ]]; then flags+=("-dict=$root/fuzz/plan.dict"); fi
+if [[ "$target" == graph_text_fuzzer ]]; then flags+=("-dict=$root/fuzz/graph.dict"); fi
 
 before=$(find "$work/corpus" -type f | wc -l)
 echo "== fuzzing $target for ${seconds}s, -fork=$fork"
