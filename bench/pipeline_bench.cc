@@ -9,6 +9,8 @@
 #include <vector>
 
 #include "planner/graph.h"
+#include "planner/graph_format.h"
+#include "planner/memory_planner.h"
 #include "tools/check_pipeline.h"
 #include "tools/default_corpus.h"
 
@@ -91,6 +93,45 @@ BENCHMARK(BM_Generated100k)
     ->Unit(benchmark::kSecond)
     ->UseRealTime()
     ->Iterations(1);
+
+// A chain of `views` views over one input, each listed before its base,
+// and a node reading its end: parsed, then planned (multi_fit). Each
+// tensor's root was walked to on every RootOf: here 3,657 ms at 20,000
+// views against 124 ms once each root is kept (80,000: 688 ms), and with
+// `memplan plan` 3.5 s and 12 s at 20,000 and 40,000 against 0.42 s and
+// 0.54 s.
+void BM_ViewChain(benchmark::State& state) {
+  const int64_t views = state.range(0);
+  std::string text = "graph chain\n";
+  for (int64_t k = 0; k < views; ++k) {
+    text += "tensor t" + std::to_string(k) + " float [1] view_of=t" +
+            std::to_string(k + 1) + "\n";
+  }
+  text += "tensor t" + std::to_string(views) +
+          " float [1] input\ntensor out float [1] output\n"
+          "node n aten::relu in=t0 out=out\n";
+  planner::PlanOptions options;
+  options.algorithms = {"multi_fit"};
+  for (auto _ : state) {
+    Result<Graph> graph = planner::ParseGraph(text);
+    if (!graph.ok()) {
+      state.SkipWithError(graph.error().ToString().c_str());
+      break;
+    }
+    Result<planner::PlanResult> plan = planner::PlanGraph(*graph, options);
+    if (!plan.ok()) {
+      state.SkipWithError(plan.error().ToString().c_str());
+      break;
+    }
+    benchmark::DoNotOptimize(plan);
+  }
+  state.counters["tensors"] = static_cast<double>(views + 2);
+}
+BENCHMARK(BM_ViewChain)
+    ->Arg(20'000)
+    ->Arg(80'000)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
 
 }  // namespace
 }  // namespace memplan

@@ -111,6 +111,9 @@ Result<ValueId> Graph::AddTensor(TensorSpec spec) {
   ValueId id = static_cast<ValueId>(tensors_.size());
   SpecKind kind = spec.kind();
   by_name_.emplace(name, id);
+  // Bases always precede their aliases: a root is known once, not walked
+  // to on every RootOf (a chain of 40,000 views took 12 s to plan).
+  roots_.push_back(spec.base() ? roots_[*spec.base()] : id);
   tensors_.push_back(std::move(spec));
   num_bytes_.push_back(*bytes);
   defined_.push_back(kind == SpecKind::kInput || kind == SpecKind::kConstant ||
@@ -174,11 +177,7 @@ std::optional<ValueId> Graph::Find(std::string_view name) const {
   return it->second;
 }
 
-ValueId Graph::RootOf(ValueId id) const {
-  // Bases always precede their aliases, so this walk terminates.
-  while (std::optional<ValueId> base = tensors_[id].base()) id = *base;
-  return id;
-}
+ValueId Graph::RootOf(ValueId id) const { return roots_[id]; }
 
 Device Graph::DeviceOf(ValueId id) const {
   return *tensors_[RootOf(id)].own_device();

@@ -96,7 +96,8 @@ class Graph {
   std::string name_;
   std::vector<TensorSpec> tensors_;
   std::vector<uint64_t> num_bytes_;
-  std::vector<bool> defined_;  // Defined by a node so far (or a source).
+  std::vector<bool> defined_;   // Defined by a node so far (or a source).
+  std::vector<ValueId> roots_;  // RootOf each, set as it is added.
   std::vector<Node> nodes_;
   std::unordered_map<std::string, ValueId> by_name_;
 };
