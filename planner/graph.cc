@@ -85,6 +85,13 @@ Result<ValueId> Graph::AddTensor(TensorSpec spec) {
     return Error(ErrorCode::kInvalidArgument,
                  "tensor '" + name + "': mem_id 0 is reserved for constants");
   }
+  if (spec.mem_id.has_value() && *spec.mem_id > kMaxMemId) {
+    return Error(ErrorCode::kInvalidArgument,
+                 "tensor '" + name + "': mem_id " +
+                     std::to_string(*spec.mem_id) + " is above " +
+                     std::to_string(kMaxMemId) +
+                     " (every id up to the highest gets a buffer)");
+  }
   Result<uint64_t> bytes = ComputeNumBytes(name, spec.dtype, spec.shape);
   if (!bytes.ok()) return bytes.error();
   if (std::optional<ValueId> base = spec.base()) {

@@ -39,8 +39,9 @@ class TensorSpec {
   ScalarType dtype = ScalarType::FLOAT;
   std::vector<int64_t> shape;
   Dynamism dynamism = Dynamism::kStatic;
-  uint64_t alignment = 0;          // 0: the planner's global alignment.
-  std::optional<uint32_t> mem_id;  // Pre-assigned custom pool (>= 1).
+  uint64_t alignment = 0;  // 0: the planner's global alignment.
+  // Pre-assigned custom pool, 1 to kMaxMemId.
+  std::optional<uint32_t> mem_id;
 
   SpecKind kind() const { return kind_; }
   bool is_alias() const { return std::holds_alternative<ValueId>(storage_); }
@@ -76,7 +77,10 @@ class Graph {
 
   // Errors: duplicate name, alias base not yet added, non-alias kind with
   // a base, negative dims, bytes over INT64_MAX, alignment not a power of
-  // two, a view larger than its base, mem_id 0.
+  // two, a view larger than its base, mem_id 0 or above kMaxMemId.
+  // Buffers are numbered up to the highest mem_id, one each: a mem_id of
+  // 4e9 in a three-line graph made the planner allocate 4e9 buffers.
+  static constexpr uint32_t kMaxMemId = 65535;
   Result<ValueId> AddTensor(TensorSpec spec);
   // Errors: unknown ids, an input used before any node defined it, a
   // scratch list naming a non-scratch value (or scratch used as in/out).

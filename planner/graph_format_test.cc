@@ -184,6 +184,10 @@ INSTANTIATE_TEST_SUITE_P(
                  "tensor b float [4] device=cuda:1\n"
                  "tensor v float [4] view_of=b device=cuda:1\n",
                  "line 2: field 'device'"},
+        BadInput{"mem_id_too_large",
+                 "tensor x float [4] input mem_id=4000000000\n",
+                 "line 1: field 'tensor': tensor 'x': mem_id 4000000000 is "
+                 "above 65535"},
         BadInput{"mem_id_on_view",
                  "tensor b float [4]\ntensor v float [4] view_of=b mem_id=2\n",
                  "line 2: field 'mem_id'"},
