@@ -228,6 +228,9 @@ Result<Plan> PlanFromProgram(const Program& program, size_t method_index,
   // The last instruction at which each value is the self of aten::copy_.
   std::vector<TimeValue> copied_into_at(num_values, -1);
   std::vector<int64_t> outs;
+  // Marks outs while an instruction is read (a search of outs per value
+  // named was quadratic in a list's length).
+  std::vector<uint8_t> is_out(num_values, 0);
   std::vector<std::pair<TimeValue, TimeValue>> loop_spans;
   TimeValue time = 0;
   if (const auto* chains = method.chains()) {
@@ -268,17 +271,17 @@ Result<Plan> PlanFromProgram(const Program& program, size_t method_index,
         if (args != nullptr && args->size() > 0) {
           named.Add(args->Get(args->size() - 1), &outs);
         }
+        for (int64_t v : outs) is_out[v] = 1;
         for (int64_t v : names) {
           if (first_access[v] == INT64_MAX && rule != AliasRule::kView) {
             first_access[v] = time;
             first_read_in_place[v] = v == self && reads_self;
-            first_written[v] = v == self ? !reads_self
-                                         : std::find(outs.begin(), outs.end(),
-                                                     v) != outs.end();
+            first_written[v] = v == self ? !reads_self : is_out[v] != 0;
           }
           first[v] = std::min(first[v], time);
           last[v] = std::max(last[v], time);
         }
+        for (int64_t v : outs) is_out[v] = 0;
         if (self >= 0 &&
             operator_copies[static_cast<size_t>(call->op_index())]) {
           copied_into_at[self] = time;
