@@ -1013,7 +1013,10 @@ class Sweep {
         const Outcome outcome = Column(0);
         nodes -= std::min(nodes, budget_.Finish());
         if (outcome != Outcome::kOutOfBudget) return outcome;
-        // Every order goes as deep: the sweep cannot decide this one.
+        // Out of stack: a path reaching a section has placed every item
+        // starting before it, so its depth (a frame per choice and per
+        // section) is much the same in every order, and the next would
+        // stop there too: the sweep cannot decide this one.
         if (budget_.too_deep) return outcome;
       }
       if (limit <= std::numeric_limits<uint64_t>::max() / 2) limit *= 2;
