@@ -75,6 +75,59 @@ void BM_OverlapSweep(benchmark::State& state) {
 }
 BENCHMARK(BM_OverlapSweep)->Arg(10'000)->Unit(benchmark::kMillisecond);
 
+// Hostile but valid: one base and n - 1 aliases of it at offsets i, all
+// ending at n, each living longer than the one before, so no alias covers
+// another and all are live together.
+std::vector<OverlapItem> NestedFamily(size_t n) {
+  std::vector<OverlapItem> items;
+  items.push_back({0, n, 0, 1, 0});
+  for (size_t i = 1; i < n; ++i) {
+    items.push_back({i, n, 0, static_cast<TimeValue>(1 + i), 0});
+  }
+  return items;
+}
+
+void BM_OverlapSweepNestedFamily(benchmark::State& state) {
+  std::vector<OverlapItem> items =
+      NestedFamily(static_cast<size_t>(state.range(0)));
+  for (auto _ : state) {
+    OverlapFindings findings = FindOverlapsSweep(items, 100);
+    if (findings.count != 0) state.SkipWithError("unexpected overlap");
+    benchmark::DoNotOptimize(findings);
+  }
+}
+BENCHMARK(BM_OverlapSweepNestedFamily)
+    ->Arg(10'000)
+    ->Arg(40'000)
+    ->Unit(benchmark::kMillisecond);
+
+// Hostile and invalid: n / 2 disjoint items, then n / 2 items of other
+// families each over all of their bytes: n^2 / 4 conflicting pairs.
+std::vector<OverlapItem> ManyPairs(size_t n) {
+  std::vector<OverlapItem> items;
+  const size_t half = n / 2;
+  for (size_t i = 0; i < half; ++i)
+    items.push_back({8 * i, 8 * i + 8, 0, 1, i});
+  for (size_t i = half; i < n; ++i) items.push_back({0, 8 * half, 1, 1, i});
+  return items;
+}
+
+void BM_OverlapSweepManyPairs(benchmark::State& state) {
+  const size_t n = static_cast<size_t>(state.range(0));
+  std::vector<OverlapItem> items = ManyPairs(n);
+  for (auto _ : state) {
+    OverlapFindings findings = FindOverlapsSweep(items, 100);
+    if (findings.count != (n / 2) * (n - n / 2)) {
+      state.SkipWithError("wrong count of pairs");
+    }
+    benchmark::DoNotOptimize(findings);
+  }
+}
+BENCHMARK(BM_OverlapSweepManyPairs)
+    ->Arg(10'000)
+    ->Arg(40'000)
+    ->Unit(benchmark::kMillisecond);
+
 void BM_OverlapReference(benchmark::State& state) {
   std::vector<OverlapItem> items =
       Items(ValidPlan(static_cast<size_t>(state.range(0))));

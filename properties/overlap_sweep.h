@@ -1,5 +1,6 @@
 // The overlap check: a sweep over time with an ordered active set per
-// buffer, O(n log n) on valid plans; never all pairs.
+// buffer, O(n log n) on any plan, however its aliases nest, plus the walks
+// that name at most max_pairs pairs; never all pairs.
 #pragma once
 
 #include <cstddef>
@@ -42,7 +43,10 @@ struct OverlapFindings {
 // set, so the set stays free of cross-family overlaps and every check is a
 // neighbour look-up. Hence: no pair found <=> no pair conflicts, and every
 // pair found conflicts; pairs hidden behind an earlier conflict of the same
-// item are not enumerated (the all-pairs reference does that).
+// item are not enumerated (the all-pairs reference does that). Where many
+// items are live at once, each item's conflicts are counted rather than
+// walked, and an item is kept out as covered only when a covering entry of
+// its family lies among its nearest neighbours.
 OverlapFindings FindOverlapsSweep(const std::vector<OverlapItem>& items,
                                   size_t max_pairs);
 

@@ -99,6 +99,8 @@ TEST(OverlapSweepTest, AgreesWithReferenceWhenManyItemsAreLive) {
     OverlapFindings reference = FindOverlapsReference(items, kUnbounded);
     EXPECT_GT(reference.count, 0u) << seed;
     EXPECT_EQ(sweep.count == 0, reference.count == 0) << seed;
+    // The count comes from counting, the pairs from a walk: they agree.
+    EXPECT_EQ(sweep.count, sweep.pairs.size()) << seed;
     std::set<std::pair<size_t, size_t>> expected = Normalized(reference);
     for (const auto& pair : Normalized(sweep)) {
       EXPECT_TRUE(expected.count(pair)) << seed;
@@ -181,6 +183,46 @@ TEST(OverlapSweepTest, KeepsAtMostMaxPairs) {
   EXPECT_EQ(sweep.pairs.size(), 3u);
   EXPECT_EQ(sweep.count, 19u);
   EXPECT_EQ(FindOverlapsReference(items, 3).count, 190u);
+}
+
+// One base and many aliases of it, all live at once and none covering
+// another (each outlives the one before): a walk over the family for every
+// alias would be quadratic. An intruder at the end meets every live alias.
+TEST(OverlapSweepTest, CountsConflictsWithANestedFamilyExactly) {
+  constexpr size_t kAliases = 3000;
+  std::vector<OverlapItem> items = {{0, kAliases + 1, 0, 1, 7}};
+  for (size_t i = 1; i <= kAliases; ++i) {
+    items.push_back({i, kAliases + 1, 0, static_cast<TimeValue>(1 + i), 7});
+  }
+  EXPECT_EQ(FindOverlapsSweep(items, kUnbounded).count, 0u);
+  // At time 2001 the aliases i >= 2000 are live; bytes [2500, 2501) lie in
+  // those with i <= 2500.
+  items.push_back({2500, 2501, 2001, 2001, 8});
+  OverlapFindings sweep = FindOverlapsSweep(items, 5);
+  EXPECT_EQ(sweep.count, 501u);
+  EXPECT_EQ(sweep.pairs.size(), 5u);
+  for (const OverlapPair& pair : sweep.pairs) {
+    EXPECT_EQ(pair.b, kAliases + 1);
+    EXPECT_TRUE(ItemsConflict(items[pair.a], items[pair.b]));
+  }
+}
+
+// n / 2 disjoint items, then n / 2 of other families over all of them: every
+// pair is counted though only max_pairs are kept.
+TEST(OverlapSweepTest, CountsEveryPairPastMaxPairs) {
+  constexpr size_t kHalf = 1000;
+  std::vector<OverlapItem> items;
+  for (size_t i = 0; i < kHalf; ++i)
+    items.push_back({8 * i, 8 * i + 8, 0, 1, i});
+  for (size_t i = 0; i < kHalf; ++i) {
+    items.push_back({0, 8 * kHalf, 1, 1, kHalf + i});
+  }
+  OverlapFindings sweep = FindOverlapsSweep(items, 10);
+  EXPECT_EQ(sweep.count, kHalf * kHalf);
+  EXPECT_EQ(sweep.pairs.size(), 10u);
+  for (const OverlapPair& pair : sweep.pairs) {
+    EXPECT_TRUE(ItemsConflict(items[pair.a], items[pair.b]));
+  }
 }
 
 }  // namespace
