@@ -69,6 +69,42 @@ void BM_VerifyProgram(benchmark::State& state) {
 }
 BENCHMARK(BM_VerifyProgram)->Arg(100'000)->Unit(benchmark::kMillisecond);
 
+// One list of n tensors, each in its own place, named by n kernel calls
+// (every seventh a view op with the list as its output): O(n) bytes.
+std::vector<uint8_t> SharedListProgram(int tensors) {
+  testing::ProgramBuilder b;
+  uint32_t cpu = b.AddBuffer(int64_t{64} * tensors);
+  std::vector<int32_t> values;
+  values.reserve(tensors);
+  for (int i = 0; i < tensors; ++i) {
+    values.push_back(
+        b.AddPlannedTensor(fb::ScalarType::FLOAT, {16}, cpu, uint64_t{64} * i));
+  }
+  const int32_t list = b.AddTensorList(values);
+  const int32_t cat = b.AddOperator("aten::cat");
+  const int32_t unbind = b.AddOperator("aten::unbind");
+  for (int i = 0; i < tensors; ++i) {
+    b.AddKernelCall(i % 7 == 3 ? unbind : cat, {values[i], list});
+  }
+  return b.Build();
+}
+
+void BM_VerifySharedList(benchmark::State& state) {
+  std::vector<uint8_t> bytes =
+      SharedListProgram(static_cast<int>(state.range(0)));
+  for (auto _ : state) {
+    Result<std::vector<MethodPlan>> plans =
+        ReadProgramPlans(bytes.data(), bytes.size());
+    if (!plans.ok()) state.SkipWithError("program unreadable");
+    benchmark::DoNotOptimize(CheckMethods(*plans));
+  }
+  state.SetItemsProcessed(state.iterations() * state.range(0));
+}
+BENCHMARK(BM_VerifySharedList)
+    ->Arg(10'000)
+    ->Arg(40'000)
+    ->Unit(benchmark::kMillisecond);
+
 }  // namespace
 }  // namespace properties
 }  // namespace memplan

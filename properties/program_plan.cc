@@ -18,38 +18,45 @@ namespace fb = executorch_flatbuffer;
 
 constexpr size_t kNotPlanned = static_cast<size_t>(-1);
 
-// Value indices an instruction names; lists expanded to their items.
+using Items = flatbuffers::Vector<int32_t>;
+
+// Value indices an instruction names; lists expanded to their items, or,
+// where a caller gives somewhere to put them, listed as lists.
 class NamedValues {
  public:
   explicit NamedValues(const fb::ExecutionPlan& plan) : plan_(plan) {}
 
-  void Collect(const fb::Instruction& instruction, std::vector<int64_t>* out) {
+  // The values an instruction names; with lists, the item tables of the
+  // lists among them go there instead of their items into out.
+  void Collect(const fb::Instruction& instruction, std::vector<int64_t>* out,
+               std::vector<const Items*>* lists = nullptr) {
+    if (lists != nullptr) lists->clear();
     out->clear();
     switch (instruction.instr_args_type()) {
       case fb::InstructionArguments::KernelCall:
         if (const auto* call = instruction.instr_args_as_KernelCall()) {
-          AddList(call->args(), out);
+          AddList(call->args(), out, lists);
         }
         break;
       case fb::InstructionArguments::DelegateCall:
         if (const auto* call = instruction.instr_args_as_DelegateCall()) {
-          AddList(call->args(), out);
+          AddList(call->args(), out, lists);
         }
         break;
       case fb::InstructionArguments::MoveCall:
         if (const auto* call = instruction.instr_args_as_MoveCall()) {
-          Add(call->move_from(), out);
-          Add(call->move_to(), out);
+          Add(call->move_from(), out, lists);
+          Add(call->move_to(), out, lists);
         }
         break;
       case fb::InstructionArguments::FreeCall:
         if (const auto* call = instruction.instr_args_as_FreeCall()) {
-          Add(call->value_index(), out);
+          Add(call->value_index(), out, lists);
         }
         break;
       case fb::InstructionArguments::JumpFalseCall:
         if (const auto* call = instruction.instr_args_as_JumpFalseCall()) {
-          Add(call->cond_value_index(), out);
+          Add(call->cond_value_index(), out, lists);
         }
         break;
       default:
@@ -58,31 +65,54 @@ class NamedValues {
   }
 
   void AddList(const flatbuffers::Vector<int32_t>* list,
-               std::vector<int64_t>* out) const {
+               std::vector<int64_t>* out,
+               std::vector<const Items*>* lists = nullptr) const {
     if (list == nullptr) return;
-    for (int32_t index : *list) Add(index, out);
+    for (int32_t index : *list) Add(index, out, lists);
   }
 
   // Adds the value and, for a tensor list, its items (one level: lists
-  // hold tensors, never lists).
-  void Add(int64_t index, std::vector<int64_t>* out) const {
+  // hold tensors, never lists), or with lists, its item table there.
+  void Add(int64_t index, std::vector<int64_t>* out,
+           std::vector<const Items*>* lists = nullptr) const {
     const auto* values = plan_.values();
     if (values == nullptr || index < 0 ||
         static_cast<uint64_t>(index) >= values->size()) {
       return;
     }
     out->push_back(index);
-    const fb::EValue* value = values->Get(static_cast<uint32_t>(index));
-    const flatbuffers::Vector<int32_t>* items = nullptr;
-    if (const auto* list = value->val_as_TensorList()) items = list->items();
-    if (const auto* list = value->val_as_OptionalTensorList()) {
-      items = list->items();
-    }
+    const Items* items = ItemsOf(index);
     if (items == nullptr) return;
+    if (lists != nullptr) {
+      lists->push_back(items);
+      return;
+    }
+    ForEachItem(items, [&](int64_t item) { out->push_back(item); });
+  }
+
+  // The item table of a tensor list or optional tensor list value, else
+  // null.
+  const Items* ItemsOf(int64_t index) const {
+    const auto* values = plan_.values();
+    if (values == nullptr || index < 0 ||
+        static_cast<uint64_t>(index) >= values->size()) {
+      return nullptr;
+    }
+    const fb::EValue* value = values->Get(static_cast<uint32_t>(index));
+    if (const auto* list = value->val_as_TensorList()) return list->items();
+    if (const auto* list = value->val_as_OptionalTensorList()) {
+      return list->items();
+    }
+    return nullptr;
+  }
+
+  // Calls f(item) for each item that is a value (an optional list's -1 is
+  // none).
+  template <typename F>
+  void ForEachItem(const Items* items, F f) const {
+    const uint64_t num_values = plan_.values() ? plan_.values()->size() : 0;
     for (int32_t item : *items) {
-      if (item >= 0 && static_cast<uint64_t>(item) < values->size()) {
-        out->push_back(item);
-      }
+      if (item >= 0 && static_cast<uint64_t>(item) < num_values) f(item);
     }
   }
 
@@ -199,15 +229,24 @@ Result<Plan> PlanFromProgram(const Program& program, size_t method_index,
     }
   }
   UnionFind storage(tensors.size());
-  // How each planned tensor became an alias (kNone: it did not).
+  // How each planned tensor became an alias (kNone: it did not): by the
+  // last instruction that made it one, at related_at.
   std::vector<AliasRule> aliased_by(tensors.size(), AliasRule::kNone);
-  auto relate = [&](int64_t alias, int64_t base, AliasRule rule) {
+  std::vector<TimeValue> related_at(tensors.size(), -1);
+  auto mark_alias = [&](int64_t alias, AliasRule rule, TimeValue at) {
+    const size_t p = planned_of[alias];
+    if (at >= related_at[p]) {
+      aliased_by[p] = rule;
+      related_at[p] = at;
+    }
+  };
+  auto relate = [&](int64_t alias, int64_t base, AliasRule rule, TimeValue at) {
     if (alias == base || planned_of[alias] == kNotPlanned ||
         planned_of[base] == kNotPlanned) {
       return;
     }
     storage.Union(planned_of[alias], planned_of[base]);
-    aliased_by[planned_of[alias]] = rule;
+    mark_alias(alias, rule, at);
   };
   auto is_tensor = [&](int64_t v) {
     return method.values()->Get(static_cast<uint32_t>(v))->val_type() ==
@@ -216,6 +255,7 @@ Result<Plan> PlanFromProgram(const Program& program, size_t method_index,
 
   NamedValues named(method);
   std::vector<int64_t> names;
+  std::vector<const Items*> lists;
   // Where each value's bytes are first accessed: the first naming by an
   // instruction other than a view op (a view only says what aliases what),
   // whether that is certainly a write (the out argument of a kernel call,
@@ -227,10 +267,30 @@ Result<Plan> PlanFromProgram(const Program& program, size_t method_index,
   std::vector<uint8_t> first_read_in_place(num_values, 0);
   // The last instruction at which each value is the self of aten::copy_.
   std::vector<TimeValue> copied_into_at(num_values, -1);
-  std::vector<int64_t> outs;
-  // Marks outs while an instruction is read (a search of outs per value
-  // named was quadratic in a list's length).
+  // Marks an instruction's outs while its namings are read.
   std::vector<uint8_t> is_out(num_values, 0);
+  // A tensor list's items are visited at most twice however many
+  // instructions name it (visiting them at each was O(instructions x
+  // items) for an O(instructions + items) file): at its first naming, which
+  // sets their first, and at its first naming by other than a view op,
+  // which sets their first access; later namings move the list's last,
+  // given to its items after the loop. Lists are told apart by their item
+  // tables, which values may share.
+  struct ListUse {
+    bool named = false;
+    bool accessed = false;
+    TimeValue last = -1;
+    // The latest two instructions making the items aliases of a planned
+    // base, with different bases (an item that is the latest's base takes
+    // the one before).
+    struct Relation {
+      TimeValue at = -1;
+      int64_t base = -1;
+      AliasRule rule = AliasRule::kNone;
+    } latest, before;
+    int64_t planned_item = -1;  // One planned item, once related.
+  };
+  std::unordered_map<const Items*, ListUse> list_uses;
   std::vector<std::pair<TimeValue, TimeValue>> loop_spans;
   TimeValue time = 0;
   if (const auto* chains = method.chains()) {
@@ -245,7 +305,7 @@ Result<Plan> PlanFromProgram(const Program& program, size_t method_index,
             *instructions->Get(static_cast<uint32_t>(k));
         plan.instruction_kind_of.push_back(
             InstructionKind(instruction, operator_labels.size()));
-        named.Collect(instruction, &names);
+        named.Collect(instruction, &names, &lists);
         const fb::KernelCall* call = instruction.instr_args_as_KernelCall();
         const AliasRule rule =
             call != nullptr
@@ -267,21 +327,45 @@ Result<Plan> PlanFromProgram(const Program& program, size_t method_index,
         const bool reads_self =
             self >= 0 &&
             operator_reads_self[static_cast<size_t>(call->op_index())];
-        outs.clear();
-        if (args != nullptr && args->size() > 0) {
-          named.Add(args->Get(args->size() - 1), &outs);
-        }
-        for (int64_t v : outs) is_out[v] = 1;
-        for (int64_t v : names) {
-          if (first_access[v] == INT64_MAX && rule != AliasRule::kView) {
+        const int64_t out = args != nullptr && args->size() > 0
+                                ? args->Get(args->size() - 1)
+                                : -1;
+        const Items* out_items = named.ItemsOf(out);
+        // Outs matter only to values accessed here for the first time; an
+        // out list's items all were if the list was accessed before.
+        const bool mark_out_items = out_items != nullptr &&
+                                    rule != AliasRule::kView &&
+                                    !list_uses[out_items].accessed;
+        auto mark_outs = [&](uint8_t mark) {
+          if (out >= 0 && static_cast<uint64_t>(out) < num_values) {
+            is_out[out] = mark;
+          }
+          if (mark_out_items) {
+            named.ForEachItem(out_items, [&](int64_t v) { is_out[v] = mark; });
+          }
+        };
+        mark_outs(1);
+        auto name = [&](int64_t v, bool access) {
+          if (access && first_access[v] == INT64_MAX) {
             first_access[v] = time;
             first_read_in_place[v] = v == self && reads_self;
             first_written[v] = v == self ? !reads_self : is_out[v] != 0;
           }
           first[v] = std::min(first[v], time);
           last[v] = std::max(last[v], time);
+        };
+        const bool access = rule != AliasRule::kView;
+        for (int64_t v : names) name(v, access);
+        for (const Items* items : lists) {
+          ListUse& use = list_uses[items];
+          if ((access && !use.accessed) || !use.named) {
+            named.ForEachItem(items, [&](int64_t v) { name(v, access); });
+            use.named = true;
+            use.accessed = use.accessed || access;
+          }
+          use.last = time;
         }
-        for (int64_t v : outs) is_out[v] = 0;
+        mark_outs(0);
         if (self >= 0 &&
             operator_copies[static_cast<size_t>(call->op_index())]) {
           copied_into_at[self] = time;
@@ -292,16 +376,32 @@ Result<Plan> PlanFromProgram(const Program& program, size_t method_index,
                 args->size() < 2) {
               break;
             }
-            const int64_t out = args->Get(args->size() - 1);
             if (base < 0 || out == base) break;
             const fb::EValue* out_value =
                 method.values()->Get(static_cast<uint32_t>(out));
-            if (const auto* list = out_value->val_as_TensorList()) {
-              if (list->items() != nullptr) {
-                for (int32_t item : *list->items()) relate(item, base, rule);
+            if (out_value->val_type() == fb::KernelTypes::TensorList) {
+              if (out_items == nullptr || planned_of[base] == kNotPlanned) {
+                break;
               }
+              ListUse& use = list_uses[out_items];
+              if (use.latest.base < 0) {
+                // The first base joins the list's planned items; a later
+                // one joins any of them, which joins the same sets as
+                // joining each.
+                named.ForEachItem(out_items, [&](int64_t v) {
+                  if (planned_of[v] == kNotPlanned) return;
+                  if (use.planned_item < 0) use.planned_item = v;
+                  if (v != base) storage.Union(planned_of[v], planned_of[base]);
+                });
+              } else if (use.planned_item >= 0) {
+                storage.Union(planned_of[use.planned_item], planned_of[base]);
+              }
+              // Which rule made each item an alias is settled after the
+              // loop, from the latest two relations.
+              if (use.latest.base != base) use.before = use.latest;
+              use.latest = {time, base, rule};
             } else if (is_tensor(out)) {
-              relate(out, base, rule);
+              relate(out, base, rule, time);
             }
             break;
           }
@@ -316,7 +416,7 @@ Result<Plan> PlanFromProgram(const Program& program, size_t method_index,
                     tensors[planned_of[to]].memory_id &&
                 tensors[planned_of[from]].offset ==
                     tensors[planned_of[to]].offset) {
-              relate(to, from, AliasRule::kView);
+              relate(to, from, AliasRule::kView, time);
             }
             break;
           }
@@ -332,6 +432,15 @@ Result<Plan> PlanFromProgram(const Program& program, size_t method_index,
         }
       }
     }
+  }
+  for (const auto& [items, use] : list_uses) {
+    named.ForEachItem(items, [&](int64_t v) {
+      last[v] = std::max(last[v], use.last);
+      if (planned_of[v] == kNotPlanned) return;
+      const ListUse::Relation& r =
+          v != use.latest.base ? use.latest : use.before;
+      if (r.base >= 0 && v != r.base) mark_alias(v, r.rule, r.at);
+    });
   }
   const TimeValue end_time = std::max<TimeValue>(time - 1, 0);
   plan.end_time = end_time;

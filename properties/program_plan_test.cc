@@ -151,6 +151,53 @@ TEST(ProgramPlanTest, TensorListItemsAreLiveWhereTheListIsNamed) {
   EXPECT_TRUE(Check(*plan).ok());
 }
 
+// A list's items are visited only at its first namings; later ones still
+// move their last use.
+TEST(ProgramPlanTest, TheItemsOfAListNamedAgainLiveToItsLastNaming) {
+  ProgramBuilder b;
+  uint32_t cpu = b.AddBuffer(256);
+  int32_t p = b.AddPlannedTensor(kFloat, {4, 4}, cpu, 0);
+  int32_t q = b.AddPlannedTensor(kFloat, {4, 4}, cpu, 64);
+  int32_t out = b.AddPlannedTensor(kFloat, {4, 8}, cpu, 128);
+  int32_t list = b.AddTensorList({p, q});
+  int32_t cat = b.AddOperator("aten::cat");
+  b.AddKernelCall(cat, {list, out});  // 0
+  b.AddKernelCall(cat, {out, out});   // 1
+  b.AddKernelCall(cat, {list, out});  // 2
+  b.AddKernelCall(cat, {out, out});   // 3
+  std::vector<uint8_t> bytes;
+  Result<Plan> plan = PlanOf(b, &bytes);
+  ASSERT_TRUE(plan.ok()) << plan.error().ToString();
+  for (int32_t item : {p, q}) {
+    EXPECT_EQ(Find(*plan, item).lifetime.first, 0);
+    EXPECT_EQ(Find(*plan, item).lifetime.last, 2);
+  }
+}
+
+// A view op's list output makes its items aliases of the op's base, each by
+// the last op that did so: an item that is that op's own base keeps what
+// the op before made it.
+TEST(ProgramPlanTest, AnAliasOpsListOutputAliasesItsItems) {
+  ProgramBuilder b;
+  uint32_t cpu = b.AddBuffer(256);
+  int32_t a = b.AddPlannedTensor(kFloat, {4, 8}, cpu, 0);
+  int32_t x = b.AddPlannedTensor(kFloat, {4, 4}, cpu, 0);
+  int32_t y = b.AddPlannedTensor(kFloat, {4, 4}, cpu, 64);
+  int32_t list = b.AddTensorList({a, x, y});
+  b.AddKernelCall(b.AddOperator("aten::split"), {a, list});  // 0
+  b.AddKernelCall(b.AddOperator("aten::add_"), {x, list});   // 1
+  std::vector<uint8_t> bytes;
+  Result<Plan> plan = PlanOf(b, &bytes);
+  ASSERT_TRUE(plan.ok()) << plan.error().ToString();
+  // a: the largest; aliased by op 1 (in place), so it ranks as an alias;
+  // x: op 1's base, so op 0 made it a view; y: op 1 made it in place.
+  EXPECT_FALSE(Find(*plan, a).alias_of.has_value());
+  EXPECT_EQ(Find(*plan, x).alias_of, ProgramAllocationId(a));
+  EXPECT_EQ(Find(*plan, x).kind, SpecKind::kView);
+  EXPECT_EQ(Find(*plan, y).alias_of, ProgramAllocationId(a));
+  EXPECT_EQ(Find(*plan, y).kind, SpecKind::kInPlace);
+}
+
 TEST(ProgramPlanTest, DevicesAndTheBufferDeviceMap) {
   ProgramBuilder b;
   uint32_t cpu = b.AddBuffer(64);
