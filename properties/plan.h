@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -44,8 +45,10 @@ struct Allocation {
   // (-1: none), so that messages can name the operator that wrote it.
   TimeValue first_named = -1;
   // State shared with other methods under this name (the fully qualified
-  // name of a mutable buffer); every method must place it alike.
-  std::optional<std::string> shared_name;
+  // name of a mutable buffer); every method must place it alike. Null when
+  // unnamed; tensors that share one name in a file share one string, so a
+  // long name is held once however many tensors carry it.
+  std::shared_ptr<const std::string> shared_name;
 };
 
 // One entry of a program's sparse buffer-to-device map, as stored; the

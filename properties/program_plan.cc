@@ -1,6 +1,7 @@
 #include "properties/program_plan.h"
 
 #include <algorithm>
+#include <memory>
 #include <numeric>
 #include <tuple>
 #include <unordered_map>
@@ -460,6 +461,10 @@ Result<Plan> PlanFromProgram(const Program& program, size_t method_index,
   for (int64_t v : names) is_output[v] = true;
 
   plan.allocations.reserve(tensors.size());
+  // One string per name table in the file (tensors may share one).
+  std::unordered_map<const flatbuffers::String*,
+                     std::shared_ptr<const std::string>>
+      names_by_offset;
   for (const PlannedTensor& t : tensors) {
     const uint32_t v = t.value_index;
     Allocation a;
@@ -475,9 +480,13 @@ Result<Plan> PlanFromProgram(const Program& program, size_t method_index,
         static_cast<Offset>(ScalarTypeSize(tensor->scalar_type())),
         options.min_alignment);
     if (const auto* extra = tensor->extra_tensor_info()) {
-      if (extra->fully_qualified_name() != nullptr &&
-          extra->fully_qualified_name()->size() > 0) {
-        a.shared_name = extra->fully_qualified_name()->str();
+      const flatbuffers::String* name = extra->fully_qualified_name();
+      if (name != nullptr && name->size() > 0) {
+        std::shared_ptr<const std::string>& interned = names_by_offset[name];
+        if (!interned) {
+          interned = std::make_shared<const std::string>(name->str());
+        }
+        a.shared_name = interned;
       }
     }
     const bool named_somewhere = last[v] >= 0;

@@ -1,6 +1,7 @@
 #include "properties/program_plans.h"
 
 #include <cstring>
+#include <string_view>
 #include <unordered_map>
 #include <utility>
 
@@ -34,6 +35,19 @@ Result<std::vector<MethodPlan>> ReadProgramPlans(
   return plans;
 }
 
+namespace {
+
+// A name from the file, quoted; a long one cut, so that a message stays
+// short however long the names a file holds.
+std::string QuotedName(std::string_view name) {
+  constexpr size_t kMaxShown = 200;
+  if (name.size() <= kMaxShown) return "'" + std::string(name) + "'";
+  return "'" + std::string(name.substr(0, kMaxShown)) + "...' (" +
+         std::to_string(name.size()) + " bytes)";
+}
+
+}  // namespace
+
 std::vector<Report> CheckMethods(const std::vector<MethodPlan>& methods,
                                  const CheckOptions& options) {
   std::vector<Report> reports;
@@ -45,7 +59,8 @@ std::vector<Report> CheckMethods(const std::vector<MethodPlan>& methods,
     size_t method;
     const Allocation* allocation;
   };
-  std::unordered_map<std::string, Place> first_place;
+  // Keyed by views of the plans' names: no copy per tensor.
+  std::unordered_map<std::string_view, Place> first_place;
   for (size_t m = 0; m < methods.size(); ++m) {
     for (const Allocation& a : methods[m].plan.allocations) {
       if (!a.shared_name) continue;
@@ -66,9 +81,10 @@ std::vector<Report> CheckMethods(const std::vector<MethodPlan>& methods,
       };
       Violation v;
       v.code = ViolationCode::kSharedState;
-      v.message = "shared_state: '" + *a.shared_name + "' is " + place(a) +
-                  " in method '" + methods[m].name + "' but " + place(b) +
-                  " in method '" + methods[it->second.method].name + "'";
+      v.message = "shared_state: " + QuotedName(*a.shared_name) + " is " +
+                  place(a) + " in method '" + methods[m].name + "' but " +
+                  place(b) + " in method '" + methods[it->second.method].name +
+                  "'";
       // `b` lives in another method's plan; only this method's id is named.
       v.allocation_ids = {a.id};
       v.mem_id = a.mem_id;

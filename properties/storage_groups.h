@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -32,8 +33,9 @@ struct StorageGroup {
   MemId mem_id = 0;             // The base's buffer.
   // Extent max(delta + size), alignment max, lifetime the union.
   planner::PlanItem item;
-  // Members' shared names with their deltas, sorted.
-  std::vector<std::pair<std::string, uint64_t>> names;
+  // Members' shared names with their deltas, sorted: views of the plan's
+  // names, valid while the plan is.
+  std::vector<std::pair<std::string_view, uint64_t>> names;
 };
 
 struct StorageGroups {

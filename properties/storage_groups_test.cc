@@ -1,5 +1,6 @@
 #include "properties/storage_groups.h"
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -97,13 +98,15 @@ TEST(StorageGroupsTest, NamesAreCollectedSorted) {
   Plan plan;
   plan.allocations = {Alloc("base", 0, 64, 0, 1),
                       Alloc("view", 32, 32, 0, 1, "base")};
-  plan.allocations[0].shared_name = "z_state";
-  plan.allocations[1].shared_name = "a_view";
+  plan.allocations[0].shared_name =
+      std::make_shared<const std::string>("z_state");
+  plan.allocations[1].shared_name =
+      std::make_shared<const std::string>("a_view");
   StorageGroups storage = GroupStorage(plan);
   ASSERT_EQ(storage.groups.size(), 1u);
   EXPECT_THAT(storage.groups[0].names,
-              ElementsAre(std::make_pair(std::string("a_view"), 32u),
-                          std::make_pair(std::string("z_state"), 0u)));
+              ElementsAre(std::make_pair(std::string_view("a_view"), 32u),
+                          std::make_pair(std::string_view("z_state"), 0u)));
 }
 
 }  // namespace

@@ -4,6 +4,8 @@
 #include <map>
 #include <optional>
 #include <set>
+#include <string>
+#include <string_view>
 #include <unordered_map>
 #include <utility>
 
@@ -26,12 +28,23 @@ using properties::Allocation;
 using properties::MethodPlan;
 using properties::Plan;
 
+using SharedKey = std::vector<std::string_view>;
+
+std::string Joined(const SharedKey& key) {
+  std::string text;
+  for (std::string_view name : key) {
+    if (!text.empty()) text += ",";
+    text += name;
+  }
+  return text;
+}
+
 // A base and its aliases (properties/storage_groups.h), one item to the
 // planner, with the slot it takes in the shared prefix.
 struct Group : properties::StorageGroup {
-  // The names that other methods name too, joined ("" when it has none
-  // and is planned freely).
-  std::string shared_key;
+  // The names that other methods name too, in the group's order (none when
+  // it has none and is planned freely): views of the plan's names.
+  SharedKey shared_key;
 };
 
 Error InvalidPlan(const std::string& method, const std::string& why) {
@@ -52,7 +65,7 @@ Result<std::vector<Group>> GroupsOf(const MethodPlan& method) {
   std::vector<Group> groups;
   groups.reserve(storage.groups.size());
   for (properties::StorageGroup& group : storage.groups) {
-    groups.push_back({std::move(group), ""});
+    groups.push_back({std::move(group), {}});
   }
   return groups;
 }
@@ -65,42 +78,42 @@ struct Slot {
   int64_t mem_id = 0;
   uint64_t size = 0;
   uint64_t alignment = 1;
-  std::vector<std::pair<std::string, uint64_t>> names;  // The group's.
+  std::vector<std::pair<std::string_view, uint64_t>> names;  // The group's.
   uint64_t offset = 0;
   std::string first_method;
 };
 
-Result<std::map<std::string, Slot>> SharedSlots(
+Result<std::map<SharedKey, Slot>> SharedSlots(
     const std::vector<MethodPlan>& methods,
     std::vector<std::vector<Group>>* groups,
     std::map<int64_t, uint64_t>* prefix_end) {
-  std::map<std::string, size_t> methods_naming;
+  std::map<std::string_view, size_t> methods_naming;
   for (const std::vector<Group>& method_groups : *groups) {
-    std::set<std::string> names;
+    std::set<std::string_view> names;
     for (const Group& group : method_groups) {
       for (const auto& name : group.names) names.insert(name.first);
     }
-    for (const std::string& name : names) ++methods_naming[name];
+    for (std::string_view name : names) ++methods_naming[name];
   }
-  std::map<std::string, Slot> slots;
-  std::map<std::string, std::string> key_of_name;
+  std::map<SharedKey, Slot> slots;
+  std::map<std::string_view, SharedKey> key_of_name;
   for (size_t m = 0; m < methods.size(); ++m) {
     for (Group& group : (*groups)[m]) {
-      std::vector<std::pair<std::string, uint64_t>> shared;
+      std::vector<std::pair<std::string_view, uint64_t>> shared;
       for (const auto& name : group.names) {
         if (methods_naming[name.first] < 2) continue;
         shared.push_back(name);
-        group.shared_key += (group.shared_key.empty() ? "" : ",") + name.first;
+        group.shared_key.push_back(name.first);
       }
       if (shared.empty()) continue;
       for (const auto& name : shared) {
         auto [it, inserted] = key_of_name.emplace(name.first, group.shared_key);
         if (!inserted && it->second != group.shared_key) {
-          return InvalidPlan(methods[m].name, "shared state '" + name.first +
-                                                  "' shares storage with '" +
-                                                  group.shared_key +
-                                                  "' here but with '" +
-                                                  it->second + "' elsewhere");
+          return InvalidPlan(
+              methods[m].name,
+              "shared state '" + std::string(name.first) +
+                  "' shares storage with '" + Joined(group.shared_key) +
+                  "' here but with '" + Joined(it->second) + "' elsewhere");
         }
       }
       auto [it, inserted] = slots.emplace(group.shared_key, Slot{});
@@ -114,7 +127,7 @@ Result<std::map<std::string, Slot>> SharedSlots(
       if (slot.mem_id != group.mem_id || slot.names != shared) {
         return InvalidPlan(
             methods[m].name,
-            "shared state '" + group.shared_key + "' is in buffer " +
+            "shared state '" + Joined(group.shared_key) + "' is in buffer " +
                 std::to_string(group.mem_id) + " here but in buffer " +
                 std::to_string(slot.mem_id) + " in method '" +
                 slot.first_method + "'" +
@@ -131,7 +144,7 @@ Result<std::map<std::string, Slot>> SharedSlots(
     if (!CheckedAlignUp(end, slot.alignment, &slot.offset) ||
         !CheckedAdd(slot.offset, slot.size, &end)) {
       return Error(ErrorCode::kInvalidProgram,
-                   "shared state '" + key + "' overflows its buffer");
+                   "shared state '" + Joined(key) + "' overflows its buffer");
     }
   }
   return slots;
@@ -192,7 +205,7 @@ Result<ReplanResult> ReplanProgram(const uint8_t* data, size_t size,
     groups.push_back(std::move(*method_groups));
   }
   std::map<int64_t, uint64_t> prefix_end;
-  Result<std::map<std::string, Slot>> slots =
+  Result<std::map<SharedKey, Slot>> slots =
       SharedSlots(*methods, &groups, &prefix_end);
   if (!slots.ok()) return slots.error();
 
