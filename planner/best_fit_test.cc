@@ -141,6 +141,45 @@ TEST(BestFitTest, PlaceInOrderTakesTheLowestFreeOffsetSmallAndLarge) {
   }
 }
 
+// Nested lifetimes (activations kept for a backward pass) among short
+// ones, placed in an order unrelated to the nesting: the segment tree
+// starts each candidate at the block of bytes taken from 0 at some time of
+// the item's lifetime, and must still find the lowest free offset.
+TEST(BestFitTest, PlaceInOrderTakesTheLowestFreeOffsetOverNestedLifetimes) {
+  for (size_t n : {kMaxScanItems + 476, size_t{3000}}) {
+    std::vector<PlanItem> items;
+    uint64_t state = n;
+    auto next = [&] {
+      state = state * 6364136223846793005ull + 1442695040888963407ull;
+      return state >> 33;
+    };
+    const int64_t span = static_cast<int64_t>(2 * n);
+    for (size_t i = 0; i < n; ++i) {
+      const uint64_t size = next() % 7 == 0 ? 0 : 1 + next() % 500;
+      const uint64_t alignment = uint64_t{1} << (next() % 4);
+      const int64_t k = static_cast<int64_t>(i);
+      if (next() % 3 != 0) {
+        items.push_back({size, alignment, k, span - k});
+      } else {
+        const int64_t first = static_cast<int64_t>(next() % (2 * n));
+        items.push_back(
+            {size, alignment, first, first + static_cast<int64_t>(next() % 6)});
+      }
+    }
+    std::vector<size_t> order(n);
+    for (size_t k = 0; k < n; ++k) order[k] = (k * 7919) % n;
+    const std::vector<uint64_t> offsets =
+        PlaceInOrder(items, LifetimeAxis(items), order);
+    ExpectLowestFree(items, order, offsets);
+    std::optional<OverlapGraph> overlaps = OverlapGraph::Build(
+        n, [&](size_t i) { return items[i].lifetime.first; },
+        [&](size_t i) { return items[i].lifetime.last; },
+        [&](size_t i) { return items[i].size == 0; }, UINT64_MAX);
+    ASSERT_TRUE(overlaps.has_value());
+    EXPECT_EQ(PlaceInOrder(items, *overlaps, order), offsets) << n;
+  }
+}
+
 }  // namespace
 }  // namespace planner
 }  // namespace memplan
