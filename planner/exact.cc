@@ -1410,6 +1410,11 @@ class Sweep {
   Budget budget_;
 };
 
+// ExecuTorch's greedy scans its shared objects for each item: O(n^2) where
+// lifetimes nest (100,000 nested items: 200 s). Past this many items it is
+// no seed, so that the budget holds; the other heuristics stay.
+constexpr size_t kMaxGreedySeedItems = 10'000;
+
 }  // namespace
 
 Result<Placement> ExactAlgorithm::Place(const std::vector<PlanItem>& items,
@@ -1421,6 +1426,7 @@ Result<Placement> ExactAlgorithm::Place(const std::vector<PlanItem>& items,
   bool seeded = false;
   for (const std::string& name : AlgorithmNames()) {
     if (name == this->name()) continue;
+    if (name == "greedy" && items.size() > kMaxGreedySeedItems) continue;
     std::unique_ptr<Algorithm> heuristic = MakeAlgorithm(name);
     if (heuristic == nullptr) continue;
     Result<Placement> placement = heuristic->Place(items, options);
