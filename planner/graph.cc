@@ -123,19 +123,24 @@ Result<ValueId> Graph::AddTensor(TensorSpec spec) {
   roots_.push_back(spec.base() ? roots_[*spec.base()] : id);
   tensors_.push_back(std::move(spec));
   num_bytes_.push_back(*bytes);
-  defined_.push_back(kind == SpecKind::kInput || kind == SpecKind::kConstant ||
-                     kind == SpecKind::kMutableBuffer);
+  available_.push_back(kind == SpecKind::kInput ||
+                       kind == SpecKind::kConstant ||
+                       kind == SpecKind::kMutableBuffer);
   return id;
 }
 
-bool Graph::IsAvailable(ValueId id) const {
+bool Graph::MarkAvailable(ValueId id) {
   // An alias no node defines is available as soon as its base is: down the
-  // chain in a loop, which a chain of any length cannot overflow.
-  while (!defined_[id]) {
-    const TensorSpec& spec = tensors_[id];
+  // chain in a loop, which a chain of any length cannot overflow. Found
+  // available, it stays so (nothing is undefined again), and so do the
+  // aliases walked on the way: each is walked once, not once per reader.
+  ValueId at = id;
+  while (!available_[at]) {
+    const TensorSpec& spec = tensors_[at];
     if (!spec.is_alias()) return false;
-    id = *spec.base();
+    at = *spec.base();
   }
+  for (ValueId x = id; x != at; x = *tensors_[x].base()) available_[x] = true;
   return true;
 }
 
@@ -166,14 +171,14 @@ Error Graph::AddNode(Node node) {
   MEMPLAN_RETURN_IF_ERROR(check_ids(node.outputs, "out"));
   MEMPLAN_RETURN_IF_ERROR(check_ids(node.scratch, "scratch"));
   for (size_t i = 0; i < node.inputs.size(); ++i) {
-    if (!IsAvailable(node.inputs[i])) {
+    if (!MarkAvailable(node.inputs[i])) {
       return Error(ErrorCode::kInvalidArgument,
                    where("in", i) + " = '" + tensors_[node.inputs[i]].name +
                        "' is used before any node defines it");
     }
   }
-  for (ValueId out : node.outputs) defined_[out] = true;
-  for (ValueId s : node.scratch) defined_[s] = true;
+  for (ValueId out : node.outputs) available_[out] = true;
+  for (ValueId s : node.scratch) available_[s] = true;
   nodes_.push_back(std::move(node));
   return Error::Ok();
 }

@@ -95,12 +95,16 @@ class Graph {
   uint64_t NumBytes(ValueId id) const { return num_bytes_[id]; }
 
  private:
-  bool IsAvailable(ValueId id) const;
+  // Whether a node may read id: it or a base down its alias chain is
+  // defined; marks it so when it is.
+  bool MarkAvailable(ValueId id);
 
   std::string name_;
   std::vector<TensorSpec> tensors_;
   std::vector<uint64_t> num_bytes_;
-  std::vector<bool> defined_;   // Defined by a node so far (or a source).
+  // Defined by a node so far (or a source), or an alias found to be of
+  // one.
+  std::vector<bool> available_;
   std::vector<ValueId> roots_;  // RootOf each, set as it is added.
   std::vector<Node> nodes_;
   std::unordered_map<std::string, ValueId> by_name_;
