@@ -199,44 +199,12 @@ TEST(ProgramPlanTest, AnAliasOpsListOutputAliasesItsItems) {
   EXPECT_EQ(Find(*plan, y).kind, SpecKind::kInPlace);
 }
 
-// Tensors whose extra_tensor_info names one string of the file: the
-// builder's object API writes a string per tensor, so these bytes are built
-// by hand. Each of n tensors has its own 16 bytes of buffer 1.
-std::vector<uint8_t> TensorsSharingOneName(int n, const std::string& name) {
-  flatbuffers::FlatBufferBuilder b;
-  const auto shared = b.CreateString(name);
-  std::vector<flatbuffers::Offset<fb::EValue>> values;
-  for (int i = 0; i < n; ++i) {
-    const auto sizes = b.CreateVector(std::vector<int32_t>{4});
-    const auto order = b.CreateVector(std::vector<uint8_t>{0});
-    const auto where =
-        fb::CreateAllocationDetails(b, 1, static_cast<uint32_t>(16 * i));
-    const auto extra = fb::CreateExtraTensorInfo(b, 0, shared);
-    const auto tensor =
-        fb::CreateTensor(b, kFloat, 0, sizes, order, false, 0, where, 0,
-                         fb::TensorShapeDynamism::STATIC, extra);
-    values.push_back(
-        fb::CreateEValue(b, fb::KernelTypes::Tensor, tensor.Union()));
-  }
-  const auto method = fb::CreateExecutionPlan(
-      b, b.CreateString("forward"), 0, b.CreateVector(values),
-      b.CreateVector(std::vector<int32_t>{}),
-      b.CreateVector(std::vector<int32_t>{}),
-      b.CreateVector(std::vector<flatbuffers::Offset<fb::Chain>>{}),
-      b.CreateVector(std::vector<flatbuffers::Offset<fb::Operator>>{}),
-      b.CreateVector(std::vector<flatbuffers::Offset<fb::BackendDelegate>>{}),
-      b.CreateVector(std::vector<int64_t>{0, int64_t{16} * n}));
-  b.Finish(fb::CreateProgram(b, 0, b.CreateVector(std::vector{method})),
-           "ET12");
-  return {b.GetBufferPointer(), b.GetBufferPointer() + b.GetSize()};
-}
-
 // A name the file holds once is held once, however many tensors carry it
 // (a copy per tensor made 1.6 GB of a 1.3 MB file), and messages show at
 // most 200 bytes of it.
 TEST(ProgramPlanTest, TensorsSharingANameShareOneStringAndShortMessages) {
   const std::string name(5000, 'k');
-  std::vector<uint8_t> bytes = TensorsSharingOneName(3, name);
+  std::vector<uint8_t> bytes = testing::TensorsSharingOneName(3, name);
   Result<Program> program = Program::Read(bytes.data(), bytes.size());
   ASSERT_TRUE(program.ok()) << program.error().ToString();
   Result<Plan> plan = PlanFromProgram(*program, 0);

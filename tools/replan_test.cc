@@ -360,6 +360,21 @@ TEST(ReplanTest, SharedStateKeepsOnePlaceInEveryMethod) {
   EXPECT_EQ(forward.tensors[1].offset, 0u);  // At the bottom.
 }
 
+// 70 tensors sharing one 1 MiB name: a 1 MiB file whose object tree would
+// hold 70 MiB of names. Refused before the tree is built; 60 such tensors
+// (59 MiB of copies) are re-planned.
+TEST(ReplanTest, NamesSharedInTheFileAreNotCopiedPastALimit) {
+  const std::string name(size_t{1} << 20, 'n');
+  std::vector<uint8_t> given = testing::TensorsSharingOneName(70, name);
+  EXPECT_THAT(ReplanProgram(given.data(), given.size()),
+              IsError(ErrorCode::kInvalidProgram,
+                      HasSubstr("share fully_qualified_name")));
+  given = testing::TensorsSharingOneName(60, name);
+  // One name at 60 places is shared_state already: re-planning keeps it.
+  EXPECT_THAT(ReplanProgram(given.data(), given.size()),
+              IsError(ErrorCode::kInvalidProgram, HasSubstr("shared_state")));
+}
+
 TEST(ReplanTest, UnreadableAndUnplannableInputsAreErrors) {
   const std::vector<uint8_t> junk = {1, 2, 3, 4, 5, 6, 7, 8};
   EXPECT_THAT(

@@ -276,5 +276,34 @@ ProgramBuilder LoopProgram(uint64_t t_offset) {
   return b;
 }
 
+std::vector<uint8_t> TensorsSharingOneName(int n, const std::string& name) {
+  flatbuffers::FlatBufferBuilder b;
+  const auto shared = b.CreateString(name);
+  std::vector<flatbuffers::Offset<fb::EValue>> values;
+  for (int i = 0; i < n; ++i) {
+    const auto sizes = b.CreateVector(std::vector<int32_t>{4});
+    const auto order = b.CreateVector(std::vector<uint8_t>{0});
+    const auto where =
+        fb::CreateAllocationDetails(b, 1, static_cast<uint32_t>(16 * i));
+    const auto extra = fb::CreateExtraTensorInfo(b, 0, shared);
+    const auto tensor =
+        fb::CreateTensor(b, fb::ScalarType::FLOAT, 0, sizes, order, false, 0,
+                         where, 0, fb::TensorShapeDynamism::STATIC, extra);
+    values.push_back(
+        fb::CreateEValue(b, fb::KernelTypes::Tensor, tensor.Union()));
+  }
+  const auto method = fb::CreateExecutionPlan(
+      b, b.CreateString("forward"), 0, b.CreateVector(values),
+      b.CreateVector(std::vector<int32_t>{}),
+      b.CreateVector(std::vector<int32_t>{}),
+      b.CreateVector(std::vector<flatbuffers::Offset<fb::Chain>>{}),
+      b.CreateVector(std::vector<flatbuffers::Offset<fb::Operator>>{}),
+      b.CreateVector(std::vector<flatbuffers::Offset<fb::BackendDelegate>>{}),
+      b.CreateVector(std::vector<int64_t>{0, int64_t{16} * n}));
+  b.Finish(fb::CreateProgram(b, 0, b.CreateVector(std::vector{method})),
+           "ET12");
+  return {b.GetBufferPointer(), b.GetBufferPointer() + b.GetSize()};
+}
+
 }  // namespace testing
 }  // namespace memplan

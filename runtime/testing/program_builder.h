@@ -125,5 +125,11 @@ ProgramBuilder TwoDeviceProgram();
 // shows to be an overlap; 128 is a valid place.
 ProgramBuilder LoopProgram(uint64_t t_offset);
 
+// Program bytes whose method "forward" has n planned float [4] tensors,
+// each in its own 16 bytes of buffer 1, whose extra_tensor_info all name
+// one fully_qualified_name string of the file. Built by hand: the object
+// API writes a string per tensor.
+std::vector<uint8_t> TensorsSharingOneName(int n, const std::string& name);
+
 }  // namespace testing
 }  // namespace memplan
