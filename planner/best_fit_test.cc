@@ -111,6 +111,24 @@ void ExpectLowestFree(const std::vector<PlanItem>& items,
   }
 }
 
+// Placed in an order unrelated to the items' (a stride through them): the
+// lowest free offsets, and the same ones with conflicts read off the
+// overlap graph.
+void ExpectLowestFreeEveryWay(const std::vector<PlanItem>& items) {
+  const size_t n = items.size();
+  std::vector<size_t> order(n);
+  for (size_t k = 0; k < n; ++k) order[k] = (k * 7919) % n;
+  const std::vector<uint64_t> offsets =
+      PlaceInOrder(items, LifetimeAxis(items), order);
+  ExpectLowestFree(items, order, offsets);
+  std::optional<OverlapGraph> overlaps = OverlapGraph::Build(
+      n, [&](size_t i) { return items[i].lifetime.first; },
+      [&](size_t i) { return items[i].lifetime.last; },
+      [&](size_t i) { return items[i].size == 0; }, UINT64_MAX);
+  ASSERT_TRUE(overlaps.has_value());
+  EXPECT_EQ(PlaceInOrder(items, *overlaps, order), offsets) << n;
+}
+
 TEST(BestFitTest, PlaceInOrderTakesTheLowestFreeOffsetSmallAndLarge) {
   // 300 items take the scan, 1500 the segment tree.
   for (size_t n : {size_t{300}, kMaxScanItems + 476}) {
@@ -126,18 +144,7 @@ TEST(BestFitTest, PlaceInOrderTakesTheLowestFreeOffsetSmallAndLarge) {
                        uint64_t{1} << (next() % 5), first,
                        first + static_cast<int64_t>(next() % 12)});
     }
-    std::vector<size_t> order(n);
-    for (size_t k = 0; k < n; ++k) order[k] = (k * 7919) % n;
-    const std::vector<uint64_t> offsets =
-        PlaceInOrder(items, LifetimeAxis(items), order);
-    ExpectLowestFree(items, order, offsets);
-    // Conflicts read off the overlap graph: the same unique offsets.
-    std::optional<OverlapGraph> overlaps = OverlapGraph::Build(
-        n, [&](size_t i) { return items[i].lifetime.first; },
-        [&](size_t i) { return items[i].lifetime.last; },
-        [&](size_t i) { return items[i].size == 0; }, UINT64_MAX);
-    ASSERT_TRUE(overlaps.has_value());
-    EXPECT_EQ(PlaceInOrder(items, *overlaps, order), offsets) << n;
+    ExpectLowestFreeEveryWay(items);
   }
 }
 
@@ -166,17 +173,7 @@ TEST(BestFitTest, PlaceInOrderTakesTheLowestFreeOffsetOverNestedLifetimes) {
             {size, alignment, first, first + static_cast<int64_t>(next() % 6)});
       }
     }
-    std::vector<size_t> order(n);
-    for (size_t k = 0; k < n; ++k) order[k] = (k * 7919) % n;
-    const std::vector<uint64_t> offsets =
-        PlaceInOrder(items, LifetimeAxis(items), order);
-    ExpectLowestFree(items, order, offsets);
-    std::optional<OverlapGraph> overlaps = OverlapGraph::Build(
-        n, [&](size_t i) { return items[i].lifetime.first; },
-        [&](size_t i) { return items[i].lifetime.last; },
-        [&](size_t i) { return items[i].size == 0; }, UINT64_MAX);
-    ASSERT_TRUE(overlaps.has_value());
-    EXPECT_EQ(PlaceInOrder(items, *overlaps, order), offsets) << n;
+    ExpectLowestFreeEveryWay(items);
   }
 }
 
