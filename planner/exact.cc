@@ -1427,6 +1427,8 @@ Result<Placement> ExactAlgorithm::Place(const std::vector<PlanItem>& items,
   for (const std::string& name : AlgorithmNames()) {
     if (name == this->name()) continue;
     if (name == "greedy" && items.size() > kMaxGreedySeedItems) continue;
+    // multi_fit starts from best_fit's plan and is never higher.
+    if (name == "best_fit") continue;
     std::unique_ptr<Algorithm> heuristic = MakeAlgorithm(name);
     if (heuristic == nullptr) continue;
     Result<Placement> placement = heuristic->Place(items, options);
