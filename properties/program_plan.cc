@@ -434,8 +434,9 @@ Result<Plan> PlanFromProgram(const Program& program, size_t method_index,
       }
     }
   }
-  for (const auto& [items, use] : list_uses) {
-    named.ForEachItem(items, [&](int64_t v) {
+  for (const auto& entry : list_uses) {
+    const ListUse& use = entry.second;  // (Lambdas cannot capture bindings.)
+    named.ForEachItem(entry.first, [&](int64_t v) {
       last[v] = std::max(last[v], use.last);
       if (planned_of[v] == kNotPlanned) return;
       const ListUse::Relation& r =
