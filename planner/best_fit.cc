@@ -156,8 +156,8 @@ class BlockTops {
  private:
   uint64_t Max(size_t node, size_t nl, size_t nr, size_t lo, size_t hi) {
     if (hi < nl || nr < lo) return 0;
-    if (lo <= nl && nr <= hi) return max_[node];
-    PushDown(node);
+    // A node whose bounds are all one value answers for all its leaves.
+    if ((lo <= nl && nr <= hi) || max_[node] == min_[node]) return max_[node];
     const size_t mid = nl + (nr - nl) / 2;
     return std::max(Max(2 * node, nl, mid, lo, hi),
                     Max(2 * node + 1, mid + 1, nr, lo, hi));
@@ -266,7 +266,8 @@ std::vector<uint64_t> PlaceInOrder(const std::vector<PlanItem>& items,
     // Raise the candidate past each conflict until no set objects. Offsets
     // stay below sum(size + alignment - 1), which ValidatePlanItems bounded.
     uint64_t offset = 0;
-    CheckedAlignUp(tops.Max(lo, hi), item.alignment, &offset);
+    const uint64_t block_top = tops.Max(lo, hi);
+    CheckedAlignUp(block_top, item.alignment, &offset);
     for (bool moved = true; moved;) {
       moved = false;
       for (const ByteRanges* set : sets) {
@@ -278,7 +279,9 @@ std::vector<uint64_t> PlaceInOrder(const std::vector<PlanItem>& items,
     }
     offsets[i] = offset;
     tree.Insert(lo, hi, offset, offset + item.size);
-    tops.Raise(lo, hi, offset, offset + item.size);
+    // No bound over the lifetime exceeds block_top: only an item right on
+    // it can raise one.
+    if (offset == block_top) tops.Raise(lo, hi, offset, offset + item.size);
   }
   return offsets;
 }
