@@ -1415,6 +1415,15 @@ class Sweep {
 // no seed, so that the budget holds; the other heuristics stay.
 constexpr size_t kMaxGreedySeedItems = 10'000;
 
+// The heuristics exact starts from, in tie order. best_fit is not one:
+// multi_fit starts from its plan and is never higher.
+std::vector<std::string> SeedNames(size_t num_items) {
+  std::vector<std::string> names = {"naive"};
+  if (num_items <= kMaxGreedySeedItems) names.push_back("greedy");
+  names.push_back("multi_fit");
+  return names;
+}
+
 }  // namespace
 
 Result<Placement> ExactAlgorithm::Place(const std::vector<PlanItem>& items,
@@ -1424,13 +1433,11 @@ Result<Placement> ExactAlgorithm::Place(const std::vector<PlanItem>& items,
   // Seed with the best heuristic (ties: the earliest), so exact never loses.
   Placement best;
   bool seeded = false;
-  for (const std::string& name : AlgorithmNames()) {
-    if (name == this->name()) continue;
-    if (name == "greedy" && items.size() > kMaxGreedySeedItems) continue;
-    // multi_fit starts from best_fit's plan and is never higher.
-    if (name == "best_fit") continue;
+  for (const std::string& name : SeedNames(items.size())) {
     std::unique_ptr<Algorithm> heuristic = MakeAlgorithm(name);
-    if (heuristic == nullptr) continue;
+    if (heuristic == nullptr) {
+      return Error(ErrorCode::kInternal, "no algorithm named " + name);
+    }
     Result<Placement> placement = heuristic->Place(items, options);
     if (!placement.ok()) return placement.error();
     if (!seeded || placement->height < best.height) {

@@ -278,9 +278,8 @@ Result<Plan> PlanFromProgram(const Program& program, size_t method_index,
   // given to its items after the loop. Lists are told apart by their item
   // tables, which values may share.
   struct ListUse {
-    bool named = false;
+    TimeValue last = -1;  // The latest naming; -1: not named yet.
     bool accessed = false;
-    TimeValue last = -1;
     // The latest two instructions making the items aliases of a planned
     // base, with different bases (an item that is the latest's base takes
     // the one before).
@@ -359,9 +358,8 @@ Result<Plan> PlanFromProgram(const Program& program, size_t method_index,
         for (int64_t v : names) name(v, access);
         for (const Items* items : lists) {
           ListUse& use = list_uses[items];
-          if ((access && !use.accessed) || !use.named) {
+          if ((access && !use.accessed) || use.last < 0) {
             named.ForEachItem(items, [&](int64_t v) { name(v, access); });
-            use.named = true;
             use.accessed = use.accessed || access;
           }
           use.last = time;
