@@ -291,6 +291,17 @@ Result<Plan> PlanFromProgram(const Program& program, size_t method_index,
     int64_t planned_item = -1;  // One planned item, once related.
   };
   std::unordered_map<const Items*, ListUse> list_uses;
+  // A MoveCall makes its destination slot refer to the source's tensor (a
+  // pointer, not a copy; it persists across runs), so the destination's
+  // later namings read the bytes of whichever planned tensor the source
+  // slot refers to then: `holder` (-1: a slot's own tensor).
+  struct Move {
+    int64_t storage;  // The value whose planned bytes `to` now names.
+    int64_t to;
+    TimeValue at;
+  };
+  std::vector<Move> moves;
+  std::vector<int64_t> holder(num_values, -1);
   std::vector<std::pair<TimeValue, TimeValue>> loop_spans;
   TimeValue time = 0;
   if (const auto* chains = method.chains()) {
@@ -405,17 +416,28 @@ Result<Plan> PlanFromProgram(const Program& program, size_t method_index,
             break;
           }
           case fb::InstructionArguments::MoveCall: {
-            // Moving a value makes the destination name the source's
-            // storage; one storage only where the planner put both there.
+            // The destination names the source's bytes from here on,
+            // wherever each was planned (ExecuTorch plans a cond's output
+            // apart from its branches' outputs): those bytes live through
+            // the destination's later namings (after the loop). Where the
+            // destination's own tensor is planned at those very bytes the
+            // two are one storage.
             const auto* move = instruction.instr_args_as_MoveCall();
             const int64_t from = move->move_from(), to = move->move_to();
-            if (planned_of[from] != kNotPlanned &&
+            const int64_t storage = holder[from] >= 0 ? holder[from] : from;
+            if (to != storage) {
+              holder[to] = storage;
+              moves.push_back({storage, to, time});
+            } else {
+              holder[to] = -1;  // Back to its own tensor.
+            }
+            if (planned_of[storage] != kNotPlanned &&
                 planned_of[to] != kNotPlanned &&
-                tensors[planned_of[from]].memory_id ==
+                tensors[planned_of[storage]].memory_id ==
                     tensors[planned_of[to]].memory_id &&
-                tensors[planned_of[from]].offset ==
+                tensors[planned_of[storage]].offset ==
                     tensors[planned_of[to]].offset) {
-              relate(to, from, AliasRule::kView, time);
+              relate(to, storage, AliasRule::kView, time);
             }
             break;
           }
@@ -513,6 +535,23 @@ Result<Plan> PlanFromProgram(const Program& program, size_t method_index,
     }
     a.lifetime = loops.Widen(a.lifetime);
     plan.allocations.push_back(std::move(a));
+  }
+
+  // A moved-from tensor's bytes live as long as a slot moved to names them
+  // (its own lifetime's end, or a method output's: the run's end).
+  for (const Move& m : moves) {
+    if (planned_of[m.storage] == kNotPlanned) continue;
+    TimeValue reach = last[m.to];
+    if (planned_of[m.to] != kNotPlanned) {
+      reach = plan.allocations[planned_of[m.to]].lifetime.last;
+    } else if (is_output[m.to]) {
+      reach = end_time;
+    }
+    Lifetime& lifetime = plan.allocations[planned_of[m.storage]].lifetime;
+    if (reach > lifetime.last) {
+      lifetime.last = reach;
+      lifetime = loops.Widen(lifetime);
+    }
   }
 
   // The base of each storage group: a member no operator made an alias,

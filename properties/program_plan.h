@@ -8,7 +8,13 @@
 // lives from the first to the last instruction naming it (KernelCall and
 // DelegateCall args, MoveCall from/to, FreeCall, JumpFalseCall's condition;
 // TensorList and OptionalTensorList items expanded), widened over every
-// loop it is live across (control_flow.h). Method inputs start at 0,
+// loop it is live across (control_flow.h). A MoveCall is a pointer move
+// (ExecuTorch's runtime assigns the source's tensor to the destination's
+// value slot, for good), so the planned tensor whose bytes the source
+// names then (moves chain) lives on through the destination's lifetime,
+// wherever the two are planned: ExecuTorch plans a cond's output apart
+// from its branches' outputs and moves those into it (issue 21490 is a
+// later cond's branch reusing such bytes). Method inputs start at 0,
 // method outputs last until N-1, and mutable state lives over [0, N-1].
 // State is what the file shows to outlive a run, in a storage group with
 // no method input or output: a planned tensor with initial data
@@ -31,8 +37,8 @@
 //   output (the last argument, or that list's items) is an alias of its
 //   first tensor argument, wherever the planner put it (elsewhere is an
 //   `alias` violation);
-// - a MoveCall whose two tensors the planner put at the same place: the
-//   moved-to one is a view of the moved-from one;
+// - a MoveCall whose destination's own tensor the planner put at the
+//   bytes the move makes it name: one storage (the destination a view);
 // - an out argument that is the very value of an input is one allocation.
 // Any other pair at the same place is two allocations, so one instruction
 // writing its output over its own live input is an `overlap`.

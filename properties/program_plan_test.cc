@@ -367,6 +367,41 @@ TEST(ProgramPlanTest, SamePlaceTensorsAMoveDoesNotRelateStayApart) {
   EXPECT_EQ(Check(*plan).count(ViolationCode::kOverlap), 1u);
 }
 
+// testing::TwoCondsProgram (ExecuTorch issue 21490): each cond's branch
+// output is planned apart from the cond's output and moved into it (a
+// pointer move), so the output names the branch's bytes until its last
+// use; a second branch output on those bytes overwrites them while they
+// are read. Moves chain: a slot moved on passes the same bytes along.
+TEST(ProgramPlanTest, AMovedFromTensorLivesWhileTheSlotMovedToNamesIt) {
+  for (bool chained : {false, true}) {
+    SCOPED_TRACE(chained ? "chained" : "one move");
+    {
+      ProgramBuilder b = testing::TwoCondsProgram(/*over branch1*/ 64, chained);
+      std::vector<uint8_t> bytes;
+      Result<Plan> plan = PlanOf(b, &bytes);
+      ASSERT_TRUE(plan.ok()) << plan.error().ToString();
+      const TimeValue read = chained ? 5 : 4;
+      EXPECT_EQ(Find(*plan, 1).lifetime.last, read);  // branch1.
+      EXPECT_FALSE(Find(*plan, 2).alias_of.has_value());
+      if (chained) {
+        EXPECT_EQ(Find(*plan, 2).lifetime.last, 2);  // y1's own tensor.
+      }
+      Report report = Check(*plan);
+      ASSERT_EQ(report.count(ViolationCode::kOverlap), 1u)
+          << FormatText(report);
+      EXPECT_THAT(FormatText(report), HasSubstr("v1 [0," +
+                                                std::to_string(read) + "]"));
+    }
+    {
+      ProgramBuilder b = testing::TwoCondsProgram(/*apart*/ 320, chained);
+      std::vector<uint8_t> bytes;
+      Result<Plan> plan = PlanOf(b, &bytes);
+      ASSERT_TRUE(plan.ok());
+      EXPECT_TRUE(Check(*plan).ok()) << FormatText(Check(*plan));
+    }
+  }
+}
+
 // A loop over instructions [1, 4] (JumpFalseCall at 4 back to 1): w is
 // defined before it and read at the loop's first instruction in every
 // iteration, so t, written later in the body, must not take its bytes.

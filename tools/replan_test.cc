@@ -251,6 +251,23 @@ TEST(ReplanTest, ALoopCarriedValueKeepsItsBytesThroughTheLoop) {
   EXPECT_LT(result->buffers[0].new_size, 320u);
 }
 
+// testing::TwoCondsProgram: the first cond's output names branch1's bytes
+// (a pointer move) until the last instruction, so branch2 must not take
+// them, though branch1's own namings end at the move.
+TEST(ReplanTest, AMovedFromTensorKeepsItsBytesWhileTheMovedToIsRead) {
+  const int32_t branch1 = 1, branch2 = 3;
+  for (bool chained : {false, true}) {
+    std::vector<uint8_t> given =
+        testing::TwoCondsProgram(/*over branch1*/ 64, chained).Build();
+    ASSERT_GT(Violations(given), 0u);
+    Result<ReplanResult> result = ReplanProgram(given.data(), given.size());
+    ASSERT_TRUE(result.ok()) << result.error().ToString();
+    Loaded loaded = Load(result->bytes);
+    EXPECT_FALSE(Overlap(loaded.tensors[branch1], loaded.tensors[branch2]));
+    EXPECT_EQ(Violations(result->bytes), 0u);
+  }
+}
+
 TEST(ReplanTest, StateKeepsItsBytesForEveryRun) {
   // A KV-cache-like state: updated in place by index_put_ (instruction 2,
   // its first access), read at 3, neither input nor output. tmp lives over

@@ -276,6 +276,31 @@ ProgramBuilder LoopProgram(uint64_t t_offset) {
   return b;
 }
 
+ProgramBuilder TwoCondsProgram(uint64_t second_branch_offset, bool chained) {
+  constexpr auto kFloat = fb::ScalarType::FLOAT;
+  ProgramBuilder b;
+  uint32_t cpu = b.AddBuffer(512);
+  int32_t x = b.AddPlannedTensor(kFloat, {4, 4}, cpu, 0);
+  int32_t branch1 = b.AddPlannedTensor(kFloat, {4, 4}, cpu, 64);
+  int32_t y1 = b.AddPlannedTensor(kFloat, {4, 4}, cpu, 128);
+  int32_t branch2 =
+      b.AddPlannedTensor(kFloat, {4, 4}, cpu, second_branch_offset);
+  int32_t y2 = b.AddPlannedTensor(kFloat, {4, 4}, cpu, 192);
+  int32_t z = b.AddPlannedTensor(kFloat, {4, 4}, cpu, 256);
+  int32_t w = b.AddPlannedTensor(kFloat, {4, 4}, cpu, 448);
+  int32_t relu = b.AddOperator("aten::relu", "out");
+  b.AddKernelCall(relu, {x, branch1});  // The first cond's branch.
+  b.AddMove(branch1, y1);
+  if (chained) b.AddMove(y1, w);
+  b.AddKernelCall(relu, {x, branch2});  // The second cond's branch.
+  b.AddMove(branch2, y2);
+  b.AddKernelCall(b.AddOperator("aten::add", "out"),
+                  {chained ? w : y1, y2, z});
+  b.SetInputs({x});
+  b.SetOutputs({z});
+  return b;
+}
+
 std::vector<uint8_t> TensorsSharingOneName(int n, const std::string& name) {
   flatbuffers::FlatBufferBuilder b;
   const auto shared = b.CreateString(name);

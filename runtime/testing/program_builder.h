@@ -125,6 +125,17 @@ ProgramBuilder TwoDeviceProgram();
 // shows to be an overlap; 128 is a valid place.
 ProgramBuilder LoopProgram(uint64_t t_offset);
 
+// Two conds as ExecuTorch emits them (issue 21490), in one CPU buffer of
+// 512 bytes: instruction 0 computes branch1 (value 1, at 64), a MoveCall
+// moves it into the first cond's output y1 (value 2, at 128); with
+// `chained`, another moves y1 on into w (value 6, at 448); then branch2
+// (value 3, at `second_branch_offset`) is computed and moved into y2
+// (value 4, at 192); the last instruction reads y1 (or w) and y2 into z
+// (value 5, at 256). A move is a pointer move, so y1 (and w) name
+// branch1's bytes until that read: offset 64 puts branch2 over them, 320
+// is a valid place.
+ProgramBuilder TwoCondsProgram(uint64_t second_branch_offset, bool chained);
+
 // Program bytes whose method "forward" has n planned float [4] tensors,
 // each in its own 16 bytes of buffer 1, whose extra_tensor_info all name
 // one fully_qualified_name string of the file. Built by hand: the object
