@@ -389,8 +389,8 @@ TEST(ProgramPlanTest, AMovedFromTensorLivesWhileTheSlotMovedToNamesIt) {
       Report report = Check(*plan);
       ASSERT_EQ(report.count(ViolationCode::kOverlap), 1u)
           << FormatText(report);
-      EXPECT_THAT(FormatText(report), HasSubstr("v1 [0," +
-                                                std::to_string(read) + "]"));
+      EXPECT_THAT(FormatText(report),
+                  HasSubstr("v1 [0," + std::to_string(read) + "]"));
     }
     {
       ProgramBuilder b = testing::TwoCondsProgram(/*apart*/ 320, chained);

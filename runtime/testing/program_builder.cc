@@ -294,8 +294,7 @@ ProgramBuilder TwoCondsProgram(uint64_t second_branch_offset, bool chained) {
   if (chained) b.AddMove(y1, w);
   b.AddKernelCall(relu, {x, branch2});  // The second cond's branch.
   b.AddMove(branch2, y2);
-  b.AddKernelCall(b.AddOperator("aten::add", "out"),
-                  {chained ? w : y1, y2, z});
+  b.AddKernelCall(b.AddOperator("aten::add", "out"), {chained ? w : y1, y2, z});
   b.SetInputs({x});
   b.SetOutputs({z});
   return b;
