@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <memory>
 #include <numeric>
+#include <queue>
 #include <tuple>
 #include <unordered_map>
 #include <utility>
@@ -302,6 +303,15 @@ Result<Plan> PlanFromProgram(const Program& program, size_t method_index,
   };
   std::vector<Move> moves;
   std::vector<int64_t> holder(num_values, -1);
+  // Forward jumps, [at, destination), and the values kernel or delegate
+  // calls name: a jump on a Bool false that no call names always jumps
+  // (ExecuTorch ends a cond's true branch with one, over the false branch).
+  struct ForwardJump {
+    TimeValue at, destination;
+    int64_t condition;
+  };
+  std::vector<ForwardJump> forward_jumps;
+  std::vector<uint8_t> named_by_call(num_values, 0);
   std::vector<std::pair<TimeValue, TimeValue>> loop_spans;
   TimeValue time = 0;
   if (const auto* chains = method.chains()) {
@@ -317,6 +327,12 @@ Result<Plan> PlanFromProgram(const Program& program, size_t method_index,
         plan.instruction_kind_of.push_back(
             InstructionKind(instruction, operator_labels.size()));
         named.Collect(instruction, &names, &lists);
+        if (instruction.instr_args_type() ==
+                fb::InstructionArguments::KernelCall ||
+            instruction.instr_args_type() ==
+                fb::InstructionArguments::DelegateCall) {
+          for (int64_t v : names) named_by_call[v] = 1;
+        }
         const fb::KernelCall* call = instruction.instr_args_as_KernelCall();
         const AliasRule rule =
             call != nullptr
@@ -446,6 +462,10 @@ Result<Plan> PlanFromProgram(const Program& program, size_t method_index,
             const TimeValue destination =
                 chain_start + jump->destination_instruction();
             if (destination <= time) loop_spans.emplace_back(destination, time);
+            if (destination > time + 1) {
+              forward_jumps.push_back(
+                  {time, destination, jump->cond_value_index()});
+            }
             break;
           }
           default:
@@ -537,9 +557,50 @@ Result<Plan> PlanFromProgram(const Program& program, size_t method_index,
     plan.allocations.push_back(std::move(a));
   }
 
+  // A cond's true branch: from its entry jump (to just past the branch) to
+  // the jump that always skips the false branch. Lifetimes are intervals
+  // of positions, so a true branch's move cannot carry its bytes past the
+  // false branch, where the other branch's tensors (which ExecuTorch
+  // plans on the same bytes: one branch runs) would seem to meet them; such
+  // a move is left as the interval model can judge it, without the
+  // extension (its false-branch twin still carries the same output).
+  std::vector<std::pair<TimeValue, TimeValue>> true_branches;
+  {
+    std::unordered_map<TimeValue, TimeValue> entry_to;  // Destination: at.
+    for (const ForwardJump& jump : forward_jumps) {
+      entry_to.emplace(jump.destination, jump.at);
+    }
+    for (const ForwardJump& jump : forward_jumps) {
+      const fb::EValue* condition =
+          method.values()->Get(static_cast<uint32_t>(jump.condition));
+      const fb::Bool* value = condition->val_as_Bool();
+      if (value == nullptr || value->bool_val() ||
+          named_by_call[jump.condition]) {
+        continue;
+      }
+      auto entry = entry_to.find(jump.at + 1);
+      if (entry != entry_to.end() && entry->second < jump.at) {
+        true_branches.emplace_back(entry->second, jump.at);
+      }
+    }
+    std::sort(true_branches.begin(), true_branches.end());
+  }
+  // Moves are in position order: the ends of the true branches that have
+  // begun, least first (one that ended before the move is dropped).
+  std::priority_queue<TimeValue, std::vector<TimeValue>,
+                      std::greater<TimeValue>>
+      open_branches;
+  size_t next_branch = 0;
   // A moved-from tensor's bytes live as long as a slot moved to names them
   // (its own lifetime's end, or a method output's: the run's end).
   for (const Move& m : moves) {
+    while (next_branch < true_branches.size() &&
+           true_branches[next_branch].first < m.at) {
+      open_branches.push(true_branches[next_branch++].second);
+    }
+    while (!open_branches.empty() && open_branches.top() <= m.at) {
+      open_branches.pop();
+    }
     if (planned_of[m.storage] == kNotPlanned) continue;
     TimeValue reach = last[m.to];
     if (planned_of[m.to] != kNotPlanned) {
@@ -547,6 +608,7 @@ Result<Plan> PlanFromProgram(const Program& program, size_t method_index,
     } else if (is_output[m.to]) {
       reach = end_time;
     }
+    if (!open_branches.empty() && open_branches.top() < reach) continue;
     Lifetime& lifetime = plan.allocations[planned_of[m.storage]].lifetime;
     if (reach > lifetime.last) {
       lifetime.last = reach;

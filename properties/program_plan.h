@@ -14,7 +14,13 @@
 // names then (moves chain) lives on through the destination's lifetime,
 // wherever the two are planned: ExecuTorch plans a cond's output apart
 // from its branches' outputs and moves those into it (issue 21490 is a
-// later cond's branch reusing such bytes). Method inputs start at 0,
+// later cond's branch reusing such bytes). Lifetimes are intervals, so a
+// move inside a cond's true branch (between the jump on the predicate and
+// the jump on a constant false over the false branch) whose destination
+// is named past the false branch is not carried over it: there the other
+// branch's tensors, which ExecuTorch plans on the same bytes, would seem
+// to meet it; the false branch's move carries the output. Method inputs
+// start at 0,
 // method outputs last until N-1, and mutable state lives over [0, N-1].
 // State is what the file shows to outlive a run, in a storage group with
 // no method input or output: a planned tensor with initial data

@@ -367,39 +367,53 @@ TEST(ProgramPlanTest, SamePlaceTensorsAMoveDoesNotRelateStayApart) {
   EXPECT_EQ(Check(*plan).count(ViolationCode::kOverlap), 1u);
 }
 
-// testing::TwoCondsProgram (ExecuTorch issue 21490): each cond's branch
-// output is planned apart from the cond's output and moved into it (a
-// pointer move), so the output names the branch's bytes until its last
-// use; a second branch output on those bytes overwrites them while they
-// are read. Moves chain: a slot moved on passes the same bytes along.
+// testing::CondsProgram: a cond's output names the bytes of the branch
+// output moved into it (a pointer move) until its last use, so a second
+// cond whose branches take them overwrites it while it is read (ExecuTorch
+// issue 21490). Moves chain: a slot moved on passes the same bytes along.
 TEST(ProgramPlanTest, AMovedFromTensorLivesWhileTheSlotMovedToNamesIt) {
+  const int32_t first_false = 8;
   for (bool chained : {false, true}) {
     SCOPED_TRACE(chained ? "chained" : "one move");
     {
-      ProgramBuilder b = testing::TwoCondsProgram(/*over branch1*/ 64, chained);
+      ProgramBuilder b = testing::CondsProgram(/*two*/ true, 64, chained);
       std::vector<uint8_t> bytes;
       Result<Plan> plan = PlanOf(b, &bytes);
       ASSERT_TRUE(plan.ok()) << plan.error().ToString();
-      const TimeValue read = chained ? 5 : 4;
-      EXPECT_EQ(Find(*plan, 1).lifetime.last, read);  // branch1.
-      EXPECT_FALSE(Find(*plan, 2).alias_of.has_value());
+      const TimeValue read = chained ? 13 : 12;
+      EXPECT_EQ(Find(*plan, first_false).lifetime.last, read);
+      EXPECT_FALSE(Find(*plan, 2).alias_of.has_value());  // y1 is apart.
       if (chained) {
-        EXPECT_EQ(Find(*plan, 2).lifetime.last, 2);  // y1's own tensor.
+        EXPECT_EQ(Find(*plan, 2).lifetime.last, 6);  // y1's own tensor.
       }
       Report report = Check(*plan);
-      ASSERT_EQ(report.count(ViolationCode::kOverlap), 1u)
+      // The first cond's false output meets both of the second's.
+      EXPECT_EQ(report.count(ViolationCode::kOverlap), 2u)
           << FormatText(report);
       EXPECT_THAT(FormatText(report),
-                  HasSubstr("v1 [0," + std::to_string(read) + "]"));
+                  HasSubstr("v8 [4," + std::to_string(read) + "]"));
     }
     {
-      ProgramBuilder b = testing::TwoCondsProgram(/*apart*/ 320, chained);
+      ProgramBuilder b = testing::CondsProgram(/*two*/ true, 320, chained);
       std::vector<uint8_t> bytes;
       Result<Plan> plan = PlanOf(b, &bytes);
       ASSERT_TRUE(plan.ok());
       EXPECT_TRUE(Check(*plan).ok()) << FormatText(Check(*plan));
     }
   }
+}
+
+// The two branches of one cond never run in one run: the true branch's
+// output, moved into the cond's output, does not carry its bytes over the
+// false branch, whose output ExecuTorch plans on the same bytes.
+TEST(ProgramPlanTest, TheBranchesOfOneCondMayShareTheirBytes) {
+  ProgramBuilder b = testing::CondsProgram(/*two*/ false, 0, false);
+  std::vector<uint8_t> bytes;
+  Result<Plan> plan = PlanOf(b, &bytes);
+  ASSERT_TRUE(plan.ok()) << plan.error().ToString();
+  EXPECT_EQ(Find(*plan, 7).lifetime.last, 2);  // Its own move.
+  EXPECT_EQ(Find(*plan, 8).lifetime.last, 6);  // The cond output's read.
+  EXPECT_TRUE(Check(*plan).ok()) << FormatText(Check(*plan));
 }
 
 // A loop over instructions [1, 4] (JumpFalseCall at 4 back to 1): w is

@@ -251,19 +251,22 @@ TEST(ReplanTest, ALoopCarriedValueKeepsItsBytesThroughTheLoop) {
   EXPECT_LT(result->buffers[0].new_size, 320u);
 }
 
-// testing::TwoCondsProgram: the first cond's output names branch1's bytes
-// (a pointer move) until the last instruction, so branch2 must not take
-// them, though branch1's own namings end at the move.
+// testing::CondsProgram: the first cond's output names its false branch's
+// bytes (a pointer move) until the last instruction, so the second cond's
+// branches must not take them, though that output's own namings end at
+// the move.
 TEST(ReplanTest, AMovedFromTensorKeepsItsBytesWhileTheMovedToIsRead) {
-  const int32_t branch1 = 1, branch2 = 3;
+  const int32_t first_false = 8, second_true = 9, second_false = 10;
   for (bool chained : {false, true}) {
     std::vector<uint8_t> given =
-        testing::TwoCondsProgram(/*over branch1*/ 64, chained).Build();
+        testing::CondsProgram(/*two*/ true, 64, chained).Build();
     ASSERT_GT(Violations(given), 0u);
     Result<ReplanResult> result = ReplanProgram(given.data(), given.size());
     ASSERT_TRUE(result.ok()) << result.error().ToString();
     Loaded loaded = Load(result->bytes);
-    EXPECT_FALSE(Overlap(loaded.tensors[branch1], loaded.tensors[branch2]));
+    for (int32_t v : {second_true, second_false}) {
+      EXPECT_FALSE(Overlap(loaded.tensors[first_false], loaded.tensors[v]));
+    }
     EXPECT_EQ(Violations(result->bytes), 0u);
   }
 }

@@ -137,6 +137,14 @@ int32_t ProgramBuilder::AddInt(int64_t int_val) {
   return AddValue(std::move(u));
 }
 
+int32_t ProgramBuilder::AddBool(bool bool_val) {
+  fb::BoolT value;
+  value.bool_val = bool_val;
+  fb::KernelTypesUnion u;
+  u.Set(std::move(value));
+  return AddValue(std::move(u));
+}
+
 int32_t ProgramBuilder::AddNull() {
   fb::KernelTypesUnion u;
   u.Set(fb::NullT());
@@ -276,26 +284,41 @@ ProgramBuilder LoopProgram(uint64_t t_offset) {
   return b;
 }
 
-ProgramBuilder TwoCondsProgram(uint64_t second_branch_offset, bool chained) {
+ProgramBuilder CondsProgram(bool two, uint64_t second_region, bool chained) {
   constexpr auto kFloat = fb::ScalarType::FLOAT;
   ProgramBuilder b;
   uint32_t cpu = b.AddBuffer(512);
+  int32_t pred = b.AddPlannedTensor(fb::ScalarType::BOOL, {}, cpu, 480);
   int32_t x = b.AddPlannedTensor(kFloat, {4, 4}, cpu, 0);
-  int32_t branch1 = b.AddPlannedTensor(kFloat, {4, 4}, cpu, 64);
   int32_t y1 = b.AddPlannedTensor(kFloat, {4, 4}, cpu, 128);
-  int32_t branch2 =
-      b.AddPlannedTensor(kFloat, {4, 4}, cpu, second_branch_offset);
   int32_t y2 = b.AddPlannedTensor(kFloat, {4, 4}, cpu, 192);
   int32_t z = b.AddPlannedTensor(kFloat, {4, 4}, cpu, 256);
-  int32_t w = b.AddPlannedTensor(kFloat, {4, 4}, cpu, 448);
+  int32_t w = b.AddPlannedTensor(kFloat, {4, 4}, cpu, 384);
+  int32_t always = b.AddBool(false);
   int32_t relu = b.AddOperator("aten::relu", "out");
-  b.AddKernelCall(relu, {x, branch1});  // The first cond's branch.
-  b.AddMove(branch1, y1);
-  if (chained) b.AddMove(y1, w);
-  b.AddKernelCall(relu, {x, branch2});  // The second cond's branch.
-  b.AddMove(branch2, y2);
-  b.AddKernelCall(b.AddOperator("aten::add", "out"), {chained ? w : y1, y2, z});
-  b.SetInputs({x});
+  int32_t neg = b.AddOperator("aten::neg", "out");
+  int32_t next = 0;  // The next instruction's index.
+  auto cond = [&](uint64_t region, int32_t out) {
+    int32_t on_true = b.AddPlannedTensor(kFloat, {4, 4}, cpu, region);
+    int32_t on_false = b.AddPlannedTensor(kFloat, {4, 4}, cpu, region);
+    const int32_t entry = next;
+    b.AddJumpFalse(pred, entry + 4);  // To the false branch.
+    b.AddKernelCall(relu, {x, on_true});
+    b.AddMove(on_true, out);
+    b.AddJumpFalse(always, entry + 6);  // Over the false branch.
+    b.AddKernelCall(neg, {x, on_false});
+    b.AddMove(on_false, out);
+    next += 6;
+  };
+  cond(64, y1);
+  if (chained) {
+    b.AddMove(y1, w);
+    ++next;
+  }
+  if (two) cond(second_region, y2);
+  b.AddKernelCall(b.AddOperator("aten::add", "out"),
+                  {chained ? w : y1, two ? y2 : x, z});
+  b.SetInputs({pred, x});
   b.SetOutputs({z});
   return b;
 }

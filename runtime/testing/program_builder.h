@@ -72,6 +72,7 @@ class ProgramBuilder {
                            std::vector<int32_t> sizes, uint32_t memory_id,
                            uint64_t offset, Device device = Device::Cpu());
   int32_t AddInt(int64_t value);
+  int32_t AddBool(bool value);
   int32_t AddNull();
   int32_t AddTensorList(std::vector<int32_t> items);
   int32_t AddOptionalTensorList(std::vector<int32_t> items);
@@ -125,16 +126,21 @@ ProgramBuilder TwoDeviceProgram();
 // shows to be an overlap; 128 is a valid place.
 ProgramBuilder LoopProgram(uint64_t t_offset);
 
-// Two conds as ExecuTorch emits them (issue 21490), in one CPU buffer of
-// 512 bytes: instruction 0 computes branch1 (value 1, at 64), a MoveCall
-// moves it into the first cond's output y1 (value 2, at 128); with
-// `chained`, another moves y1 on into w (value 6, at 448); then branch2
-// (value 3, at `second_branch_offset`) is computed and moved into y2
-// (value 4, at 192); the last instruction reads y1 (or w) and y2 into z
-// (value 5, at 256). A move is a pointer move, so y1 (and w) name
-// branch1's bytes until that read: offset 64 puts branch2 over them, 320
-// is a valid place.
-ProgramBuilder TwoCondsProgram(uint64_t second_branch_offset, bool chained);
+// Conds as ExecuTorch emits them, in one CPU buffer of 512 bytes: a
+// JumpFalseCall on the predicate (value 0, a bool input) to the false
+// branch; the true branch, whose output is moved into the cond's output;
+// a JumpFalseCall on a constant false over the false branch; the false
+// branch, moved into the same output. Both branches of a cond share one
+// region (one of them runs), as ExecuTorch plans them: branch outputs at
+// 64 (first cond) and at `second_region` (second cond, if `two`), cond
+// outputs y1 at 128 and y2 at 192, x (input) at 0. With `chained`, y1 is
+// moved on into w (at 384). The last instruction reads y1 (or w) and y2
+// into z (at 256, the output). A move is a pointer move, so y1 (and w)
+// name the first cond's bytes until then: second_region 64 is ExecuTorch
+// issue 21490 (the second cond's branches overwrite them), 320 a valid
+// place. Values: pred 0, x 1, y1 2, y2 3, z 4, w 5, false 6, the first
+// cond's true and false outputs 7 and 8, the second's 9 and 10.
+ProgramBuilder CondsProgram(bool two, uint64_t second_region, bool chained);
 
 // Program bytes whose method "forward" has n planned float [4] tensors,
 // each in its own 16 bytes of buffer 1, whose extra_tensor_info all name
