@@ -576,6 +576,9 @@ int main(int argc, char** argv) {
       {"two_methods_lists.pte", TwoMethodsAndLists()},
       {"high_offset.pte", HighOffset()},
       {"every_kind.pte", EveryKind()},
+      // Two conds on one region (ExecuTorch issue 21490), the first's output
+      // moved on.
+      {"conds.pte", memplan::testing::CondsProgram(true, 64, true).Build()},
   };
   std::vector<Seed> bytes;
   for (uint64_t i = 0; i < 8; ++i) {
