@@ -1,6 +1,7 @@
 // The oracle against planted plan faults in whole programs: the real
 // ExecuTorch programs of ../shared/data/pte, builder programs with a loop,
-// views, devices and two methods sharing state, and the example graphs as
+// views, devices, two methods sharing state and two conds, and the example
+// graphs as
 // memplan plans and emits them. Each fault kind is planted at every place
 // it can go; every mutant must be judged invalid with the fault's code (the
 // kill rate must be 100%), and every unmutated program must be valid (no
@@ -20,6 +21,7 @@
 #include <memory>
 #include <set>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "planner/emitter.h"
@@ -152,8 +154,15 @@ Subject SharedStateProgram() {
 }
 
 std::vector<Subject> Subjects() {
-  std::vector<Subject> subjects = {LoopProgram(), ViewsProgram(),
-                                   DevicesProgram(), SharedStateProgram()};
+  std::vector<Subject> subjects = {
+      LoopProgram(),
+      ViewsProgram(),
+      DevicesProgram(),
+      SharedStateProgram(),
+      // Two conds as ExecuTorch emits them, the first's output moved on.
+      {"builder/conds",
+       testing::CondsProgram(/*two*/ true, /*apart*/ 320, /*chained*/ true)
+           .Build()}};
   for (const auto& entry : fs::directory_iterator(Runfile("examples/graphs"))) {
     std::ifstream in(entry.path());
     std::string text{std::istreambuf_iterator<char>(in),
@@ -250,10 +259,16 @@ std::vector<Mutant> MutantsOf(const fb::ProgramT& program,
     // Linear last naming of each value (before loops widen anything).
     std::map<int64_t, int64_t> first_named, last_named;
     std::vector<std::pair<int64_t, int64_t>> loops;
+    // Moves (from, to, position), and where forward jumps land.
+    std::vector<std::tuple<int64_t, int64_t, int64_t>> moves;
+    std::set<int64_t> landings;
     int64_t position = 0;
     for (const auto& chain : method.chains) {
       const int64_t chain_start = position;
       for (const auto& instruction : chain->instructions) {
+        if (const auto* move = instruction->instr_args.AsMoveCall()) {
+          moves.emplace_back(move->move_from, move->move_to, position);
+        }
         if (const auto* call = instruction->instr_args.AsKernelCall()) {
           for (int32_t arg : call->args) {
             first_named.emplace(arg, position);
@@ -266,6 +281,8 @@ std::vector<Mutant> MutantsOf(const fb::ProgramT& program,
           if (chain_start + jump->destination_instruction <= position) {
             loops.emplace_back(chain_start + jump->destination_instruction,
                                position);
+          } else {
+            landings.insert(chain_start + jump->destination_instruction);
           }
         }
         ++position;
@@ -329,8 +346,14 @@ std::vector<Mutant> MutantsOf(const fb::ProgramT& program,
 
     // Lifetime end off by one: a tensor first named where another is last
     // named, on its bytes (what a planner with half-open lifetimes does).
+    // Not at a move: it writes no bytes, and a destination on the bytes
+    // the move makes it name is one storage with them.
     for (const Allocation& a : plan.allocations) {
       if (!Movable(a) || aliased.count(a.id) || a.first_named < 0) continue;
+      if (plan.instruction_kinds[plan.instruction_kind_of[static_cast<size_t>(
+              a.first_named)]] == "move") {
+        continue;
+      }
       for (const Allocation& dying : plan.allocations) {
         if (&dying == &a || !Movable(dying) || aliased.count(dying.id) ||
             dying.lifetime.last != a.first_named || a.size > dying.size) {
@@ -341,6 +364,45 @@ std::vector<Mutant> MutantsOf(const fb::ProgramT& program,
                            ViolationCode::kOverlap, m, false,
                            MoveOnto(m, a, dying)});
         break;
+      }
+    }
+
+    // A cond's output overwritten: the move just before a cond's join (its
+    // false branch's, or any move a jump lands right after) makes the
+    // destination, and every slot it is moved on to, name the source's
+    // bytes up to their last kernel naming; a tensor named only between
+    // the move and then, placed on those bytes, overwrites them while they
+    // are read (ExecuTorch issue 21490). Found from the instructions alone.
+    // A move's destination is left out: its own tensor is dropped there.
+    std::set<int64_t> destinations;
+    for (const auto& [from, to, at] : moves) destinations.insert(to);
+    for (const auto& [from, to, at] : moves) {
+      const Allocation* source = planned(from);
+      if (!landings.count(at + 1) || source == nullptr || !Movable(*source)) {
+        continue;
+      }
+      std::set<int64_t> slots = {to};
+      int64_t reach = last_named.count(to) ? last_named[to] : -1;
+      for (const auto& [later_from, later_to, later_at] : moves) {
+        if (later_at > at && slots.count(later_from)) {
+          slots.insert(later_to);
+          if (last_named.count(later_to)) {
+            reach = std::max(reach, last_named[later_to]);
+          }
+        }
+      }
+      for (const Allocation& b : plan.allocations) {
+        const int64_t v = ValueOf(b);
+        if (&b == source || !Movable(b) || b.kind != SpecKind::kPlain ||
+            destinations.count(v) || b.size > source->size ||
+            !first_named.count(v) || first_named[v] <= at ||
+            last_named[v] > reach) {
+          continue;
+        }
+        mutants.push_back({"a cond's output overwritten",
+                           plans[m].name + ": " + b.id + " onto " + source->id,
+                           ViolationCode::kOverlap, m, false,
+                           MoveOnto(m, b, *source)});
       }
     }
 
@@ -577,7 +639,7 @@ TEST(ProgramMutationTest,
   std::printf("kill rate %d / %d; unmutated programs valid: %d / %zu\n",
               killed_all, total_all, clean, subjects.size());
   EXPECT_EQ(killed_all, total_all);
-  EXPECT_EQ(kills.size(), 16u);  // Every kind has a place somewhere.
+  EXPECT_EQ(kills.size(), 17u);  // Every kind has a place somewhere.
 
   // The commands give the same verdicts.
   const std::string memplan = Runfile("tools/memplan").string();
