@@ -20,8 +20,8 @@
 // is named past the false branch is not carried over it: there the other
 // branch's tensors, which ExecuTorch plans on the same bytes, would seem
 // to meet it; the false branch's move carries the output. Method inputs
-// start at 0,
-// method outputs last until N-1, and mutable state lives over [0, N-1].
+// start at 0, method outputs last until N-1, and mutable state lives over
+// [0, N-1].
 // State is what the file shows to outlive a run, in a storage group with
 // no method input or output: a planned tensor with initial data
 // (data_buffer_idx > 0); one whose bytes are first accessed (views aside)
