@@ -46,7 +46,15 @@ std::string DescribeInstruction(const Plan& plan, TimeValue position) {
 
 std::string DescribeOrigin(const Plan& plan, const Allocation& a) {
   std::string instruction = DescribeInstruction(plan, a.first_named);
-  return instruction.empty() ? "" : " (first named by " + instruction + ")";
+  std::string move = DescribeInstruction(plan, a.kept_by_move);
+  if (instruction.empty() && move.empty()) return "";
+  std::string origin = " (";
+  if (!instruction.empty()) origin += "first named by " + instruction;
+  if (!move.empty()) {
+    origin += (instruction.empty() ? "" : "; ") +
+              std::string("then read through the ") + move;
+  }
+  return origin + ")";
 }
 
 }  // namespace properties

@@ -44,6 +44,10 @@ struct Allocation {
   // Program plans: the position of the first instruction that names it
   // (-1: none), so that messages can name the operator that wrote it.
   TimeValue first_named = -1;
+  // Program plans: the move whose destination (or a slot it was moved on
+  // to) read these bytes last, where that outlived the tensor's own
+  // namings (-1: none did), so that messages can say why it is live.
+  TimeValue kept_by_move = -1;
   // State shared with other methods under this name (the fully qualified
   // name of a mutable buffer); every method must place it alike. Null when
   // unnamed; tensors that share one name in a file share one string, so a
@@ -76,7 +80,8 @@ struct Plan {
 
 // "aten::mul.out at chains[0].instructions[4]"; "" when unknown.
 std::string DescribeInstruction(const Plan& plan, TimeValue position);
-// " (first named by <instruction>)" when the plan knows it, else "".
+// " (first named by <instruction>)" when the plan knows it, else "", and
+// "; then read through the <move>" where a move kept it live.
 std::string DescribeOrigin(const Plan& plan, const Allocation& allocation);
 
 // offset + size, saturated to [-2^63, 2^63 - 1] where it overflows.

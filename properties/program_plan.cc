@@ -609,10 +609,11 @@ Result<Plan> PlanFromProgram(const Program& program, size_t method_index,
       reach = end_time;
     }
     if (!open_branches.empty() && open_branches.top() < reach) continue;
-    Lifetime& lifetime = plan.allocations[planned_of[m.storage]].lifetime;
-    if (reach > lifetime.last) {
-      lifetime.last = reach;
-      lifetime = loops.Widen(lifetime);
+    Allocation& held = plan.allocations[planned_of[m.storage]];
+    if (reach > held.lifetime.last) {
+      held.lifetime.last = reach;
+      held.lifetime = loops.Widen(held.lifetime);
+      held.kept_by_move = m.at;
     }
   }
 

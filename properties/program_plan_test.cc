@@ -390,8 +390,14 @@ TEST(ProgramPlanTest, AMovedFromTensorLivesWhileTheSlotMovedToNamesIt) {
       // The first cond's false output meets both of the second's.
       EXPECT_EQ(report.count(ViolationCode::kOverlap), 2u)
           << FormatText(report);
+      // Why it is live: the move that kept it (the last one reaching the
+      // read).
       EXPECT_THAT(FormatText(report),
-                  HasSubstr("v8 [4," + std::to_string(read) + "]"));
+                  HasSubstr("v8 [4," + std::to_string(read) +
+                            "] bytes [64,128) (first named by aten::neg.out "
+                            "at chains[0].instructions[4]; then read through "
+                            "the move at chains[0].instructions[" +
+                            std::to_string(chained ? 6 : 5) + "])"));
     }
     {
       ProgramBuilder b = testing::CondsProgram(/*two*/ true, 320, chained);
