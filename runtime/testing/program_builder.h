@@ -135,10 +135,10 @@ ProgramBuilder LoopProgram(uint64_t t_offset);
 // 64 (first cond) and at `second_region` (second cond, if `two`), cond
 // outputs y1 at 128 and y2 at 192, x (input) at 0. With `chained`, y1 is
 // moved on into w (at 384). The last instruction reads y1 (or w) and y2
-// into z (at 256, the output). A move is a pointer move, so y1 (and w)
-// name the first cond's bytes until then: second_region 64 is ExecuTorch
-// issue 21490 (the second cond's branches overwrite them), 320 a valid
-// place. Values: pred 0, x 1, y1 2, y2 3, z 4, w 5, false 6, the first
+// (x with one cond) into z (at 256, the output). A move is a pointer move, so
+// y1 (and w) name the first cond's bytes until then: second_region 64 is
+// ExecuTorch issue 21490 (the second cond's branches overwrite them), 320 a
+// valid place. Values: pred 0, x 1, y1 2, y2 3, z 4, w 5, false 6, the first
 // cond's true and false outputs 7 and 8, the second's 9 and 10.
 ProgramBuilder CondsProgram(bool two, uint64_t second_region, bool chained);
 
