@@ -44,6 +44,13 @@ std::string DescribeInstruction(const Plan& plan, TimeValue position) {
          std::to_string(position - *chain) + "]";
 }
 
+std::string QuotedName(std::string_view name) {
+  constexpr size_t kMaxShown = 200;
+  if (name.size() <= kMaxShown) return "'" + std::string(name) + "'";
+  return "'" + std::string(name.substr(0, kMaxShown)) + "...' (" +
+         std::to_string(name.size()) + " bytes)";
+}
+
 std::string DescribeOrigin(const Plan& plan, const Allocation& a) {
   std::string instruction = DescribeInstruction(plan, a.first_named);
   std::string move = DescribeInstruction(plan, a.kept_by_move);

@@ -8,6 +8,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "runtime/core/device.h"
@@ -83,6 +84,10 @@ std::string DescribeInstruction(const Plan& plan, TimeValue position);
 // " (first named by <instruction>)" when the plan knows it, else "", and
 // "; then read through the <move>" where a move kept it live.
 std::string DescribeOrigin(const Plan& plan, const Allocation& allocation);
+
+// A name from a file, quoted; one over 200 bytes cut, with its length, so
+// that a message stays short however long the names a file holds.
+std::string QuotedName(std::string_view name);
 
 // offset + size, saturated to [-2^63, 2^63 - 1] where it overflows.
 Offset AllocationEnd(const Allocation& allocation);

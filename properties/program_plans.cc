@@ -35,19 +35,6 @@ Result<std::vector<MethodPlan>> ReadProgramPlans(
   return plans;
 }
 
-namespace {
-
-// A name from the file, quoted; a long one cut, so that a message stays
-// short however long the names a file holds.
-std::string QuotedName(std::string_view name) {
-  constexpr size_t kMaxShown = 200;
-  if (name.size() <= kMaxShown) return "'" + std::string(name) + "'";
-  return "'" + std::string(name.substr(0, kMaxShown)) + "...' (" +
-         std::to_string(name.size()) + " bytes)";
-}
-
-}  // namespace
-
 std::vector<Report> CheckMethods(const std::vector<MethodPlan>& methods,
                                  const CheckOptions& options) {
   std::vector<Report> reports;

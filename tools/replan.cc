@@ -111,9 +111,11 @@ Result<std::map<SharedKey, Slot>> SharedSlots(
         if (!inserted && it->second != group.shared_key) {
           return InvalidPlan(
               methods[m].name,
-              "shared state '" + std::string(name.first) +
-                  "' shares storage with '" + Joined(group.shared_key) +
-                  "' here but with '" + Joined(it->second) + "' elsewhere");
+              "shared state " + properties::QuotedName(name.first) +
+                  " shares storage with " +
+                  properties::QuotedName(Joined(group.shared_key)) +
+                  " here but with " +
+                  properties::QuotedName(Joined(it->second)) + " elsewhere");
         }
       }
       auto [it, inserted] = slots.emplace(group.shared_key, Slot{});
@@ -127,10 +129,10 @@ Result<std::map<SharedKey, Slot>> SharedSlots(
       if (slot.mem_id != group.mem_id || slot.names != shared) {
         return InvalidPlan(
             methods[m].name,
-            "shared state '" + Joined(group.shared_key) + "' is in buffer " +
-                std::to_string(group.mem_id) + " here but in buffer " +
-                std::to_string(slot.mem_id) + " in method '" +
-                slot.first_method + "'" +
+            "shared state " + properties::QuotedName(Joined(group.shared_key)) +
+                " is in buffer " + std::to_string(group.mem_id) +
+                " here but in buffer " + std::to_string(slot.mem_id) +
+                " in method '" + slot.first_method + "'" +
                 (slot.mem_id == group.mem_id
                      ? ", at other places relative to its storage"
                      : ""));
@@ -144,7 +146,8 @@ Result<std::map<SharedKey, Slot>> SharedSlots(
     if (!CheckedAlignUp(end, slot.alignment, &slot.offset) ||
         !CheckedAdd(slot.offset, slot.size, &end)) {
       return Error(ErrorCode::kInvalidProgram,
-                   "shared state '" + Joined(key) + "' overflows its buffer");
+                   "shared state " + properties::QuotedName(Joined(key)) +
+                       " overflows its buffer");
     }
   }
   return slots;

@@ -380,6 +380,32 @@ TEST(ReplanTest, SharedStateKeepsOnePlaceInEveryMethod) {
   EXPECT_EQ(forward.tensors[1].offset, 0u);  // At the bottom.
 }
 
+// Shared state in buffer 1 of one method and buffer 2 of the other cannot
+// be re-planned; the message names the state, cut where the name is long.
+TEST(ReplanTest, SharedStateInAnotherBufferIsRefusedWithItsNameCut) {
+  const std::string name(5000, 'c');
+  ProgramBuilder b;
+  for (const char* method : {"forward", "reset"}) {
+    if (std::string(method) != "forward") b.AddMethod(method);
+    uint32_t first = b.AddBuffer(512);
+    uint32_t second = b.AddBuffer(512);
+    int32_t x = b.AddPlannedTensor(kFloat, {4, 4}, first, 0);
+    int32_t state = b.AddPlannedTensor(
+        kFloat, {8, 4}, std::string(method) == "forward" ? first : second, 128);
+    int32_t y = b.AddPlannedTensor(kFloat, {4, 4}, first, 384);
+    SetName(b, state, name);
+    b.AddKernelCall(b.AddOperator("aten::add"), {x, state, y});
+    b.SetInputs({x});
+    b.SetOutputs({y});
+  }
+  std::vector<uint8_t> given = b.Build();
+  Result<ReplanResult> result = ReplanProgram(given.data(), given.size());
+  ASSERT_FALSE(result.ok());
+  EXPECT_THAT(result.error().message(), HasSubstr("is in buffer 2 here"));
+  EXPECT_THAT(result.error().message(), HasSubstr("...' (5000 bytes)"));
+  EXPECT_LT(result.error().message().size(), 1000u);
+}
+
 // 70 tensors sharing one 1 MiB name: a 1 MiB file whose object tree would
 // hold 70 MiB of names. Refused before the tree is built; 60 such tensors
 // (59 MiB of copies) are re-planned.
