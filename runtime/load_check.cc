@@ -53,8 +53,7 @@ Error LoadAndCheckMethod(const Program& program, size_t method_index,
     }
   }
   {
-    Result<LoadedMethod> method =
-        LoadMethod(program, program.method_name(method_index), registry);
+    Result<LoadedMethod> method = LoadMethodAt(program, method_index, registry);
     if (!method.ok()) return method.error();
     MEMPLAN_RETURN_IF_ERROR(method->CheckTensorsInOwnBuffers());
     if (simulated) MEMPLAN_RETURN_IF_ERROR(simulated->CheckCanaries());

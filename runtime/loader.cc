@@ -87,6 +87,14 @@ Result<LoadedMethod> LoadMethod(const Program& program,
                                 const std::string& method,
                                 DeviceAllocatorRegistry& registry,
                                 const LoaderOptions& options) {
+  Result<size_t> index = program.method_index(method);
+  if (!index.ok()) return index.error();
+  return LoadMethodAt(program, *index, registry, options);
+}
+
+Result<LoadedMethod> LoadMethodAt(const Program& program, size_t method_index,
+                                  DeviceAllocatorRegistry& registry,
+                                  const LoaderOptions& options) {
   Error alignment = CheckAlignment(options.alignment);
   if (!alignment.ok()) return WithContext(alignment, "LoaderOptions");
   if (!program.plan_validated()) {
@@ -94,8 +102,9 @@ Result<LoadedMethod> LoadMethod(const Program& program,
                  "the program was read for judging (Program::Read), not "
                  "validated for loading (Program::Load)");
   }
-  Result<MethodMeta> meta = program.method_meta(method);
+  Result<MethodMeta> meta = program.method_meta(method_index);
   if (!meta.ok()) return meta.error();
+  const std::string method = program.method_name(method_index);
   std::string context = "method '" + method + "'";
 
   // Sizes, devices and the budget first: a refused method allocates nothing.

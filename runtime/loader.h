@@ -55,9 +55,9 @@ class LoadedMethod {
   Error CheckTensorsInOwnBuffers() const;
 
  private:
-  friend Result<LoadedMethod> LoadMethod(const Program&, const std::string&,
-                                         DeviceAllocatorRegistry&,
-                                         const LoaderOptions&);
+  friend Result<LoadedMethod> LoadMethodAt(const Program&, size_t,
+                                           DeviceAllocatorRegistry&,
+                                           const LoaderOptions&);
   LoadedMethod() = default;
 
   std::string name_;
@@ -66,10 +66,18 @@ class LoadedMethod {
   std::vector<LoadedTensor> tensors_;
 };
 
+// Loads the first method named `method`, as ExecuTorch's load_method does.
 // On any error everything allocated so far is freed before returning.
 Result<LoadedMethod> LoadMethod(const Program& program,
                                 const std::string& method,
                                 DeviceAllocatorRegistry& registry,
                                 const LoaderOptions& options = {});
+// The same for execution_plan[method_index]: no scan of the names (loading
+// every method of a program by name scans them all each time, quadratic in
+// their number), and a method whose name an earlier one shares is loaded
+// itself rather than that earlier one.
+Result<LoadedMethod> LoadMethodAt(const Program& program, size_t method_index,
+                                  DeviceAllocatorRegistry& registry,
+                                  const LoaderOptions& options = {});
 
 }  // namespace memplan

@@ -9,6 +9,7 @@
 #include "gtest/gtest.h"
 #include "runtime/core/error_matchers.h"
 #include "runtime/cpu_allocator.h"
+#include "runtime/load_check.h"
 #include "runtime/program.h"
 #include "runtime/simulated_device_allocator.h"
 #include "runtime/testing/program_builder.h"
@@ -321,6 +322,58 @@ TEST(LoaderLayoutTest, InitialDataWithoutMutableSegmentsIsAClearError) {
               HasSubstr("values[0].tensor.data_buffer_idx = 1"));
   EXPECT_THAT(loaded.error().message(), HasSubstr("mutable_data_segments"));
   EXPECT_TRUE(cuda->CheckNoLeaks().ok());
+}
+
+// Two methods named "forward": the first has initial data the loader cannot
+// find (as above, which Program::Load lets through), the second loads.
+std::vector<uint8_t> TwoMethodsOfOneName() {
+  ProgramBuilder b;
+  b.AddMethod("forward");
+  TensorSpec spec;
+  spec.sizes = {4};
+  spec.memory_id = b.AddBuffer(16, Device::Cuda(0));
+  spec.device = Device::Cuda(0);
+  spec.data_buffer_idx = 1;
+  b.AddTensor(spec);
+  b.AddMethod("forward");
+  uint32_t cpu = b.AddBuffer(128);
+  int32_t x =
+      b.AddPlannedTensor(executorch_flatbuffer::ScalarType::FLOAT, {4}, cpu, 0);
+  b.SetInputs({x});
+  b.SetOutputs({x});
+  return b.Build();
+}
+
+// By name the first method of that name loads, as in ExecuTorch; by index
+// each one does, whatever its name.
+TEST(LoaderLayoutTest, LoadMethodAtLoadsTheMethodAtItsIndex) {
+  const std::vector<uint8_t> bytes = TwoMethodsOfOneName();
+  Result<Program> program = Program::Load(bytes.data(), bytes.size());
+  ASSERT_TRUE(program.ok()) << program.error().ToString();
+  ASSERT_EQ(program->num_methods(), 2u);
+  DeviceAllocatorRegistry registry;
+  ASSERT_TRUE(registry.Register(std::make_shared<CpuAllocator>()).ok());
+  ASSERT_TRUE(
+      registry.Register(std::make_shared<SimulatedDeviceAllocator>()).ok());
+  EXPECT_THAT(
+      LoadMethod(*program, "forward", registry),
+      IsError(ErrorCode::kInvalidProgram, HasSubstr("mutable_data_segments")));
+  EXPECT_THAT(
+      LoadMethodAt(*program, 0, registry),
+      IsError(ErrorCode::kInvalidProgram, HasSubstr("mutable_data_segments")));
+  Result<LoadedMethod> second = LoadMethodAt(*program, 1, registry);
+  ASSERT_TRUE(second.ok()) << second.error().ToString();
+  EXPECT_EQ(second->name(), "forward");
+  ASSERT_EQ(second->buffers().size(), 1u);
+  EXPECT_EQ(second->buffers()[0].size(), 128u);
+  EXPECT_EQ(second->buffers()[0].device(), Device::Cpu());
+  EXPECT_THAT(
+      LoadMethodAt(*program, 2, registry),
+      IsError(ErrorCode::kNotFound, HasSubstr("execution_plan index 2")));
+  // `memplan check` loads each method by its index.
+  EXPECT_FALSE(LoadAndCheckMethod(*program, 0).ok());
+  Error checked = LoadAndCheckMethod(*program, 1);
+  EXPECT_TRUE(checked.ok()) << checked.ToString();
 }
 
 }  // namespace

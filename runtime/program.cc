@@ -142,17 +142,21 @@ std::string Program::method_name(size_t index) const {
   return name == nullptr ? "" : name->str();
 }
 
-Result<MethodMeta> Program::method_meta(const std::string& name) const {
+Result<size_t> Program::method_index(const std::string& name) const {
   for (size_t i = 0; i < num_methods(); ++i) {
     const flatbuffers::String* plan_name =
         program_->execution_plan()->Get(static_cast<uint32_t>(i))->name();
-    if (plan_name != nullptr && plan_name->string_view() == name) {
-      return method_meta(i);
-    }
+    if (plan_name != nullptr && plan_name->string_view() == name) return i;
   }
   return Error(ErrorCode::kNotFound, "no execution_plan named \"" + name +
                                          "\" among " +
                                          std::to_string(num_methods()));
+}
+
+Result<MethodMeta> Program::method_meta(const std::string& name) const {
+  Result<size_t> index = method_index(name);
+  if (!index.ok()) return index.error();
+  return method_meta(*index);
 }
 
 Result<MethodMeta> Program::method_meta(size_t index) const {

@@ -43,7 +43,6 @@ struct ExtendedHeader {
 // A header that is present but malformed is an error.
 Result<ExtendedHeader> ParseExtendedHeader(const uint8_t* data, size_t size);
 
-
 class MethodMeta;
 
 class Program {
@@ -69,6 +68,9 @@ class Program {
   size_t num_methods() const;
   // Name of the i-th execution plan ("" when the name is absent).
   std::string method_name(size_t index) const;
+  // The index of the first execution plan named `name` (kNotFound when
+  // none is): a scan, once per lookup by name.
+  Result<size_t> method_index(const std::string& name) const;
   Result<MethodMeta> method_meta(const std::string& name) const;
   Result<MethodMeta> method_meta(size_t index) const;
 
