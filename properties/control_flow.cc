@@ -1,9 +1,29 @@
 #include "properties/control_flow.h"
 
 #include <algorithm>
+#include <unordered_map>
 
 namespace memplan {
 namespace properties {
+
+std::vector<std::pair<TimeValue, TimeValue>> TrueBranches(
+    const std::vector<ForwardJump>& jumps) {
+  std::unordered_map<TimeValue, TimeValue> entry_to;  // Destination: at.
+  for (const ForwardJump& jump : jumps) {
+    entry_to.emplace(jump.destination, jump.at);
+  }
+  std::vector<std::pair<TimeValue, TimeValue>> branches;
+  for (const ForwardJump& jump : jumps) {
+    if (!jump.always) continue;
+    auto entry = entry_to.find(jump.at + 1);
+    if (entry != entry_to.end() && entry->second < jump.at) {
+      branches.emplace_back(entry->second, jump.at);
+    }
+  }
+  std::sort(branches.begin(), branches.end());
+  branches.erase(std::unique(branches.begin(), branches.end()), branches.end());
+  return branches;
+}
 
 Loops::Loops(std::vector<std::pair<TimeValue, TimeValue>> spans,
              TimeValue positions) {

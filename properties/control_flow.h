@@ -17,6 +17,11 @@
 //   o named at 4 and 7 -> [4,7] leaves the loop: becomes [2,7].
 // Loops that cross without nesting (never emitted by ExecuTorch, possible in
 // a hostile file) are merged into one loop over both, which only widens.
+//
+// Conds: ExecuTorch's emitter lays out torch.cond as a jump on the
+// predicate to just past the true branch; the true branch; a jump on a
+// constant false (always taken) over the false branch; the false branch.
+// Its outputs reach the parent through moves at each branch's end.
 #pragma once
 
 #include <cstdint>
@@ -27,6 +32,21 @@
 
 namespace memplan {
 namespace properties {
+
+// A JumpFalseCall at `at` to `destination` (> at + 1); `always` where its
+// condition is a Bool false that no kernel or delegate call names, so that
+// it always jumps.
+struct ForwardJump {
+  TimeValue at = 0;
+  TimeValue destination = 0;
+  bool always = false;
+};
+
+// The true branches of conds, [entry jump, always-taken jump]: an always-
+// taken jump that a forward jump from before it lands just past. Sorted,
+// each once; O(jumps log jumps).
+std::vector<std::pair<TimeValue, TimeValue>> TrueBranches(
+    const std::vector<ForwardJump>& jumps);
 
 class Loops {
  public:

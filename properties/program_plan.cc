@@ -303,14 +303,11 @@ Result<Plan> PlanFromProgram(const Program& program, size_t method_index,
   };
   std::vector<Move> moves;
   std::vector<int64_t> holder(num_values, -1);
-  // Forward jumps, [at, destination), and the values kernel or delegate
-  // calls name: a jump on a Bool false that no call names always jumps
-  // (ExecuTorch ends a cond's true branch with one, over the false branch).
-  struct ForwardJump {
-    TimeValue at, destination;
-    int64_t condition;
-  };
+  // Forward jumps with their condition values, and the values kernel or
+  // delegate calls name: a jump on a Bool false that no call names always
+  // jumps (see TrueBranches).
   std::vector<ForwardJump> forward_jumps;
+  std::vector<int64_t> jump_conditions;
   std::vector<uint8_t> named_by_call(num_values, 0);
   std::vector<std::pair<TimeValue, TimeValue>> loop_spans;
   TimeValue time = 0;
@@ -463,8 +460,8 @@ Result<Plan> PlanFromProgram(const Program& program, size_t method_index,
                 chain_start + jump->destination_instruction();
             if (destination <= time) loop_spans.emplace_back(destination, time);
             if (destination > time + 1) {
-              forward_jumps.push_back(
-                  {time, destination, jump->cond_value_index()});
+              forward_jumps.push_back({time, destination, false});
+              jump_conditions.push_back(jump->cond_value_index());
             }
             break;
           }
@@ -564,27 +561,15 @@ Result<Plan> PlanFromProgram(const Program& program, size_t method_index,
   // plans on the same bytes: one branch runs) would seem to meet them; such
   // a move is left as the interval model can judge it, without the
   // extension (its false-branch twin still carries the same output).
-  std::vector<std::pair<TimeValue, TimeValue>> true_branches;
-  {
-    std::unordered_map<TimeValue, TimeValue> entry_to;  // Destination: at.
-    for (const ForwardJump& jump : forward_jumps) {
-      entry_to.emplace(jump.destination, jump.at);
-    }
-    for (const ForwardJump& jump : forward_jumps) {
-      const fb::EValue* condition =
-          method.values()->Get(static_cast<uint32_t>(jump.condition));
-      const fb::Bool* value = condition->val_as_Bool();
-      if (value == nullptr || value->bool_val() ||
-          named_by_call[jump.condition]) {
-        continue;
-      }
-      auto entry = entry_to.find(jump.at + 1);
-      if (entry != entry_to.end() && entry->second < jump.at) {
-        true_branches.emplace_back(entry->second, jump.at);
-      }
-    }
-    std::sort(true_branches.begin(), true_branches.end());
+  for (size_t j = 0; j < forward_jumps.size(); ++j) {
+    const int64_t condition = jump_conditions[j];
+    const fb::Bool* value =
+        method.values()->Get(static_cast<uint32_t>(condition))->val_as_Bool();
+    forward_jumps[j].always =
+        value != nullptr && !value->bool_val() && !named_by_call[condition];
   }
+  const std::vector<std::pair<TimeValue, TimeValue>> true_branches =
+      TrueBranches(forward_jumps);
   // Moves are in position order: the ends of the true branches that have
   // begun, least first (one that ended before the move is dropped).
   std::priority_queue<TimeValue, std::vector<TimeValue>,
