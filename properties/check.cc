@@ -407,6 +407,7 @@ class Checker {
       uint64_t begin = static_cast<uint64_t>(a.offset);
       uint64_t end = begin + static_cast<uint64_t>(a.size);
       quality.high_water = std::max(quality.high_water, end);
+      if (!a.accessed) continue;  // Its bytes are never read or written.
       if (base_[i] == kNone) {
         live.push_back(
             {a.lifetime.first, a.lifetime.last, static_cast<uint64_t>(a.size)});

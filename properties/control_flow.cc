@@ -7,14 +7,17 @@ namespace memplan {
 namespace properties {
 
 std::vector<std::pair<TimeValue, TimeValue>> TrueBranches(
-    const std::vector<ForwardJump>& jumps) {
+    const std::vector<Jump>& jumps) {
+  auto forward = [](const Jump& jump) {
+    return jump.destination > jump.at + 1;
+  };
   std::unordered_map<TimeValue, TimeValue> entry_to;  // Destination: at.
-  for (const ForwardJump& jump : jumps) {
-    entry_to.emplace(jump.destination, jump.at);
+  for (const Jump& jump : jumps) {
+    if (forward(jump)) entry_to.emplace(jump.destination, jump.at);
   }
   std::vector<std::pair<TimeValue, TimeValue>> branches;
-  for (const ForwardJump& jump : jumps) {
-    if (!jump.always) continue;
+  for (const Jump& jump : jumps) {
+    if (!jump.always || !forward(jump)) continue;
     auto entry = entry_to.find(jump.at + 1);
     if (entry != entry_to.end() && entry->second < jump.at) {
       branches.emplace_back(entry->second, jump.at);
@@ -23,6 +26,72 @@ std::vector<std::pair<TimeValue, TimeValue>> TrueBranches(
   std::sort(branches.begin(), branches.end());
   branches.erase(std::unique(branches.begin(), branches.end()), branches.end());
   return branches;
+}
+
+std::vector<bool> MovedInBeforeEveryNaming(
+    TimeValue positions, const std::vector<Jump>& jumps,
+    const std::vector<SlotNamings>& slots) {
+  std::vector<bool> moved(slots.size(), false);
+  if (positions <= 0) return moved;
+  const size_t n = static_cast<size_t>(positions);
+  auto in_range = [n](TimeValue p) {
+    return p >= 0 && static_cast<uint64_t>(p) < n;
+  };
+  // Jumps into each position, and whether the one before falls through.
+  std::vector<std::vector<TimeValue>> jumps_to(n);
+  std::vector<uint8_t> falls_through(n, 1);
+  for (const Jump& jump : jumps) {
+    if (!in_range(jump.at)) continue;
+    if (jump.always) falls_through[static_cast<size_t>(jump.at)] = 0;
+    if (in_range(jump.destination)) {
+      jumps_to[static_cast<size_t>(jump.destination)].push_back(jump.at);
+    }
+  }
+  const size_t judged = std::min(slots.size(), kMaxMovedSlots);
+  std::vector<uint64_t> gen(n), in(n), out(n);
+  for (size_t base = 0; base < judged; base += 64) {
+    const size_t count = std::min<size_t>(64, judged - base);
+    std::fill(gen.begin(), gen.end(), 0);
+    for (size_t k = 0; k < count; ++k) {
+      for (TimeValue p : slots[base + k].moves_in) {
+        if (in_range(p)) gen[static_cast<size_t>(p)] |= uint64_t{1} << k;
+      }
+    }
+    // The greatest fixed point, from "moved in" everywhere but the start;
+    // a position no path reaches stays so, and names nothing that runs.
+    std::fill(out.begin(), out.end(), ~uint64_t{0});
+    bool settled = false;
+    for (int pass = 0; pass < kMaxPasses && !settled; ++pass) {
+      settled = true;
+      for (size_t p = 0; p < n; ++p) {
+        uint64_t before = 0;  // A run starts at position 0.
+        if (p > 0) {
+          before = falls_through[p - 1] ? out[p - 1] : ~uint64_t{0};
+          for (TimeValue from : jumps_to[p]) {
+            before &= out[static_cast<size_t>(from)];
+          }
+        }
+        in[p] = before;
+        const uint64_t after = before | gen[p];
+        if (after != out[p]) {
+          out[p] = after;
+          settled = false;
+        }
+      }
+    }
+    if (!settled) continue;  // Not shown: false for this batch.
+    for (size_t k = 0; k < count; ++k) {
+      bool all = true;
+      for (TimeValue p : slots[base + k].others) {
+        if (!in_range(p) || !((in[static_cast<size_t>(p)] >> k) & 1)) {
+          all = false;
+          break;
+        }
+      }
+      moved[base + k] = all;
+    }
+  }
+  return moved;
 }
 
 Loops::Loops(std::vector<std::pair<TimeValue, TimeValue>> spans,

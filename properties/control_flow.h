@@ -33,20 +33,41 @@
 namespace memplan {
 namespace properties {
 
-// A JumpFalseCall at `at` to `destination` (> at + 1); `always` where its
-// condition is a Bool false that no kernel or delegate call names, so that
-// it always jumps.
-struct ForwardJump {
+// A JumpFalseCall at `at` to `destination`; `always` where its condition is
+// a Bool false that no kernel or delegate call names, so that it always
+// jumps (it never falls through to at + 1).
+struct Jump {
   TimeValue at = 0;
   TimeValue destination = 0;
   bool always = false;
 };
 
-// The true branches of conds, [entry jump, always-taken jump]: an always-
-// taken jump that a forward jump from before it lands just past. Sorted,
-// each once; O(jumps log jumps).
+// The true branches of conds, [entry jump, always-taken jump]: a forward
+// always-taken jump that a forward jump from before it lands just past.
+// Sorted, each once; O(jumps log jumps).
 std::vector<std::pair<TimeValue, TimeValue>> TrueBranches(
-    const std::vector<ForwardJump>& jumps);
+    const std::vector<Jump>& jumps);
+
+// Where a value slot is named: by a MoveCall into it (which makes it name
+// another tensor and touches none of its own bytes), or otherwise.
+struct SlotNamings {
+  std::vector<TimeValue> moves_in;
+  std::vector<TimeValue> others;
+};
+
+// Definite assignment over the instruction graph: each position goes on to
+// the next (except an always-taken jump) and a jump also to its
+// destination; a run starts at position 0. For each slot, true where every
+// path from the start to each of its other namings passes one of its
+// moves in first, so that its own tensor is never named. Up to
+// kMaxMovedSlots slots are judged (the rest, and all of them where the
+// analysis does not settle within kMaxPasses passes, are false: not
+// shown, which is the cautious answer); O(positions x passes x slots / 64).
+constexpr size_t kMaxMovedSlots = 1024;
+constexpr int kMaxPasses = 64;
+std::vector<bool> MovedInBeforeEveryNaming(
+    TimeValue positions, const std::vector<Jump>& jumps,
+    const std::vector<SlotNamings>& slots);
 
 class Loops {
  public:

@@ -55,6 +55,50 @@ TEST(TrueBranchesTest, NeedsAnAlwaysTakenJumpThatAnEarlierJumpLandsPast) {
   EXPECT_THAT(TrueBranches({}), IsEmpty());
 }
 
+// A cond as the emitter lays it out (0 jumps to 4; 3 always jumps to 6):
+// both branches move into the slot (2 and 5), so the read at 6 follows a
+// move on every path; a read at 3, inside the true branch, does too; a
+// read at 4, where the false branch starts, does not.
+TEST(MovedInBeforeEveryNamingTest, BothBranchesOfACondMoveIn) {
+  const std::vector<Jump> jumps = {{0, 4, false}, {3, 6, true}};
+  EXPECT_THAT(MovedInBeforeEveryNaming(7, jumps,
+                                       {{{2, 5}, {6}},
+                                        {{2, 5}, {3}},
+                                        {{2, 5}, {4}},
+                                        {{5}, {6}},
+                                        {{2, 5}, {}}}),
+              ElementsAre(true, true, false, false, true));
+  // Without the always-taken jump the true branch falls into the false one:
+  // still a move on every path to 6 (5 runs last on both).
+  EXPECT_THAT(MovedInBeforeEveryNaming(7, {{0, 4, false}, {3, 6, false}},
+                                       {{{2}, {6}}, {{2, 5}, {6}}}),
+              ElementsAre(false, true));
+}
+
+// Loop [1, 3] (3 jumps back to 1): a naming at 1 runs before the move at 2
+// in the first iteration; one at 3 always follows it.
+TEST(MovedInBeforeEveryNamingTest, ALoopsFirstIterationCounts) {
+  const std::vector<Jump> jumps = {{3, 1, false}};
+  EXPECT_THAT(
+      MovedInBeforeEveryNaming(5, jumps, {{{2}, {1}}, {{2}, {3}}, {{2}, {4}}}),
+      ElementsAre(false, true, true));
+}
+
+// Past kMaxMovedSlots slots the rest are not judged: false, the cautious
+// answer; positions and jumps out of range are ignored.
+TEST(MovedInBeforeEveryNamingTest, BoundedAndRobust) {
+  std::vector<SlotNamings> slots(kMaxMovedSlots + 3, SlotNamings{{0}, {1}});
+  const std::vector<bool> moved = MovedInBeforeEveryNaming(2, {}, slots);
+  ASSERT_EQ(moved.size(), slots.size());
+  EXPECT_TRUE(moved[kMaxMovedSlots - 1]);
+  EXPECT_FALSE(moved[kMaxMovedSlots]);
+  EXPECT_THAT(MovedInBeforeEveryNaming(3, {{-1, 7, false}, {1, 9, true}},
+                                       {{{0}, {1}}, {{0}, {5}}, {{9}, {2}}}),
+              ElementsAre(true, false, true));
+  EXPECT_THAT(MovedInBeforeEveryNaming(0, {}, {{{0}, {0}}}),
+              ElementsAre(false));
+}
+
 }  // namespace
 }  // namespace properties
 }  // namespace memplan

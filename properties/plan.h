@@ -49,6 +49,11 @@ struct Allocation {
   // to) read these bytes last, where that outlived the tensor's own
   // namings (-1: none did), so that messages can say why it is live.
   TimeValue kept_by_move = -1;
+  // Program plans: false for a tensor no instruction can read or write (a
+  // slot into which every path moves another tensor before naming it; the
+  // runtime still resolves its pointer). Its bounds, alignment and device
+  // are checked; its bytes meet nothing, and its lifetime is the first move.
+  bool accessed = true;
   // State shared with other methods under this name (the fully qualified
   // name of a mutable buffer); every method must place it alike. Null when
   // unnamed; tensors that share one name in a file share one string, so a

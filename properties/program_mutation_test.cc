@@ -289,6 +289,9 @@ std::vector<Mutant> MutantsOf(const fb::ProgramT& program,
       }
     }
 
+    std::set<int64_t> moved_into;
+    for (const auto& move : moves) moved_into.insert(std::get<1>(move));
+
     // Output over its own input; and every instruction that makes an
     // alias of a tensor, per tensor.
     std::map<int64_t, std::vector<std::pair<size_t, size_t>>> aliasing;
@@ -308,6 +311,9 @@ std::vector<Mutant> MutantsOf(const fb::ProgramT& program,
         }
         if (!Movable(*out) || aliased.count(out->id)) continue;
         for (size_t i = 0; i + 1 < call->args.size(); ++i) {
+          // A slot moved into is read at the bytes the move made it name,
+          // not its own.
+          if (moved_into.count(call->args[i])) continue;
           const Allocation* in = planned(call->args[i]);
           if (in == nullptr || in == out || !Movable(*in) ||
               aliased.count(in->id) || out->size > in->size) {
@@ -346,8 +352,8 @@ std::vector<Mutant> MutantsOf(const fb::ProgramT& program,
 
     // Lifetime end off by one: a tensor first named where another is last
     // named, on its bytes (what a planner with half-open lifetimes does).
-    // Not at a move: it writes no bytes, and a destination on the bytes
-    // the move makes it name is one storage with them.
+    // Not at a move: it writes no bytes, and the slot it moves into
+    // names the source's bytes, not its own.
     for (const Allocation& a : plan.allocations) {
       if (!Movable(a) || aliased.count(a.id) || a.first_named < 0) continue;
       if (plan.instruction_kinds[plan.instruction_kind_of[static_cast<size_t>(

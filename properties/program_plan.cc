@@ -303,11 +303,19 @@ Result<Plan> PlanFromProgram(const Program& program, size_t method_index,
   };
   std::vector<Move> moves;
   std::vector<int64_t> holder(num_values, -1);
-  // Forward jumps with their condition values, and the values kernel or
-  // delegate calls name: a jump on a Bool false that no call names always
-  // jumps (see TrueBranches).
-  std::vector<ForwardJump> forward_jumps;
+  // Jumps with their condition values, and the values kernel or delegate
+  // calls name: a jump on a Bool false that no call names always jumps (see
+  // TrueBranches).
+  std::vector<Jump> jumps;
   std::vector<int64_t> jump_conditions;
+  // Slots first named by a move into them, and where each is named after:
+  // where every path moves a tensor in before any other naming, the slot's
+  // own tensor is never named (ExecuTorch's cond outputs, which each
+  // branch's last instructions move into).
+  std::vector<int64_t> slot_of(num_values, -1);
+  std::vector<SlotNamings> slot_namings;
+  std::vector<int64_t> slot_value;
+  std::vector<uint8_t> slot_named_otherwise;  // By a list, a view, itself.
   std::vector<uint8_t> named_by_call(num_values, 0);
   std::vector<std::pair<TimeValue, TimeValue>> loop_spans;
   TimeValue time = 0;
@@ -324,6 +332,17 @@ Result<Plan> PlanFromProgram(const Program& program, size_t method_index,
         plan.instruction_kind_of.push_back(
             InstructionKind(instruction, operator_labels.size()));
         named.Collect(instruction, &names, &lists);
+        const fb::MoveCall* move_call = instruction.instr_args_as_MoveCall();
+        if (move_call != nullptr) {
+          const int64_t to = move_call->move_to();
+          if (first[to] == INT64_MAX && planned_of[to] != kNotPlanned &&
+              slot_of[to] < 0) {
+            slot_of[to] = static_cast<int64_t>(slot_namings.size());
+            slot_namings.emplace_back();
+            slot_value.push_back(to);
+            slot_named_otherwise.push_back(0);
+          }
+        }
         if (instruction.instr_args_type() ==
                 fb::InstructionArguments::KernelCall ||
             instruction.instr_args_type() ==
@@ -379,11 +398,25 @@ Result<Plan> PlanFromProgram(const Program& program, size_t method_index,
           last[v] = std::max(last[v], time);
         };
         const bool access = rule != AliasRule::kView;
-        for (int64_t v : names) name(v, access);
+        for (int64_t v : names) {
+          name(v, access);
+          if (slot_of[v] < 0) continue;
+          const size_t k = static_cast<size_t>(slot_of[v]);
+          if (move_call != nullptr && v == move_call->move_to() &&
+              v != move_call->move_from()) {
+            slot_namings[k].moves_in.push_back(time);
+          } else {
+            slot_namings[k].others.push_back(time);
+            if (rule != AliasRule::kNone) slot_named_otherwise[k] = 1;
+          }
+        }
         for (const Items* items : lists) {
           ListUse& use = list_uses[items];
           if ((access && !use.accessed) || use.last < 0) {
-            named.ForEachItem(items, [&](int64_t v) { name(v, access); });
+            named.ForEachItem(items, [&](int64_t v) {
+              name(v, access);
+              if (slot_of[v] >= 0) slot_named_otherwise[slot_of[v]] = 1;
+            });
             use.accessed = use.accessed || access;
           }
           use.last = time;
@@ -432,25 +465,18 @@ Result<Plan> PlanFromProgram(const Program& program, size_t method_index,
             // The destination names the source's bytes from here on,
             // wherever each was planned (ExecuTorch plans a cond's output
             // apart from its branches' outputs): those bytes live through
-            // the destination's later namings (after the loop). Where the
-            // destination's own tensor is planned at those very bytes the
-            // two are one storage.
-            const auto* move = instruction.instr_args_as_MoveCall();
-            const int64_t from = move->move_from(), to = move->move_to();
+            // the destination's later namings (after the loop). Its own
+            // tensor is not related to them by where either is planned:
+            // where no naming can reach it, it is never accessed (below).
+            const int64_t from = move_call->move_from();
+            const int64_t to = move_call->move_to();
             const int64_t storage = holder[from] >= 0 ? holder[from] : from;
             if (to != storage) {
               holder[to] = storage;
               moves.push_back({storage, to, time});
             } else {
               holder[to] = -1;  // Back to its own tensor.
-            }
-            if (planned_of[storage] != kNotPlanned &&
-                planned_of[to] != kNotPlanned &&
-                tensors[planned_of[storage]].memory_id ==
-                    tensors[planned_of[to]].memory_id &&
-                tensors[planned_of[storage]].offset ==
-                    tensors[planned_of[to]].offset) {
-              relate(to, storage, AliasRule::kView, time);
+              if (slot_of[to] >= 0) slot_named_otherwise[slot_of[to]] = 1;
             }
             break;
           }
@@ -459,10 +485,8 @@ Result<Plan> PlanFromProgram(const Program& program, size_t method_index,
             const TimeValue destination =
                 chain_start + jump->destination_instruction();
             if (destination <= time) loop_spans.emplace_back(destination, time);
-            if (destination > time + 1) {
-              forward_jumps.push_back({time, destination, false});
-              jump_conditions.push_back(jump->cond_value_index());
-            }
+            jumps.push_back({time, destination, false});
+            jump_conditions.push_back(jump->cond_value_index());
             break;
           }
           default:
@@ -489,6 +513,22 @@ Result<Plan> PlanFromProgram(const Program& program, size_t method_index,
     plan.instruction_kinds.push_back(kind);
   }
   const Loops loops(std::move(loop_spans), time);
+  for (size_t j = 0; j < jumps.size(); ++j) {
+    const int64_t condition = jump_conditions[j];
+    const fb::Bool* value =
+        method.values()->Get(static_cast<uint32_t>(condition))->val_as_Bool();
+    jumps[j].always =
+        value != nullptr && !value->bool_val() && !named_by_call[condition];
+  }
+  // Slots whose own tensor no naming reaches.
+  std::vector<uint8_t> own_unnamed(num_values, 0);
+  {
+    const std::vector<bool> moved =
+        MovedInBeforeEveryNaming(time, jumps, slot_namings);
+    for (size_t k = 0; k < moved.size(); ++k) {
+      if (moved[k] && !slot_named_otherwise[k]) own_unnamed[slot_value[k]] = 1;
+    }
+  }
 
   std::vector<bool> is_input(num_values, false), is_output(num_values, false);
   names.clear();
@@ -499,6 +539,8 @@ Result<Plan> PlanFromProgram(const Program& program, size_t method_index,
   for (int64_t v : names) is_output[v] = true;
 
   plan.allocations.reserve(tensors.size());
+  std::vector<TimeValue> slot_named_until;
+  slot_named_until.reserve(tensors.size());
   // One string per name table in the file (tensors may share one).
   std::unordered_map<const flatbuffers::String*,
                      std::shared_ptr<const std::string>>
@@ -551,6 +593,15 @@ Result<Plan> PlanFromProgram(const Program& program, size_t method_index,
       a.lifetime = {0, end_time};
     }
     a.lifetime = loops.Widen(a.lifetime);
+    // How long the slot names what it holds, which a move into it extends
+    // its source to (below).
+    slot_named_until.push_back(a.lifetime.last);
+    if (own_unnamed[v] && !is_input[v] && t.data_buffer_idx == 0) {
+      // Every path moves another tensor into its slot before any other
+      // naming: its bytes are never read or written, and meet nothing.
+      a.accessed = false;
+      a.lifetime = {first[v], first[v]};
+    }
     plan.allocations.push_back(std::move(a));
   }
 
@@ -561,15 +612,8 @@ Result<Plan> PlanFromProgram(const Program& program, size_t method_index,
   // plans on the same bytes: one branch runs) would seem to meet them; such
   // a move is left as the interval model can judge it, without the
   // extension (its false-branch twin still carries the same output).
-  for (size_t j = 0; j < forward_jumps.size(); ++j) {
-    const int64_t condition = jump_conditions[j];
-    const fb::Bool* value =
-        method.values()->Get(static_cast<uint32_t>(condition))->val_as_Bool();
-    forward_jumps[j].always =
-        value != nullptr && !value->bool_val() && !named_by_call[condition];
-  }
   const std::vector<std::pair<TimeValue, TimeValue>> true_branches =
-      TrueBranches(forward_jumps);
+      TrueBranches(jumps);
   // Moves are in position order: the ends of the true branches that have
   // begun, least first (one that ended before the move is dropped).
   std::priority_queue<TimeValue, std::vector<TimeValue>,
@@ -589,7 +633,7 @@ Result<Plan> PlanFromProgram(const Program& program, size_t method_index,
     if (planned_of[m.storage] == kNotPlanned) continue;
     TimeValue reach = last[m.to];
     if (planned_of[m.to] != kNotPlanned) {
-      reach = plan.allocations[planned_of[m.to]].lifetime.last;
+      reach = slot_named_until[planned_of[m.to]];
     } else if (is_output[m.to]) {
       reach = end_time;
     }

@@ -19,7 +19,10 @@
 // the jump on a constant false over the false branch) whose destination
 // is named past the false branch is not carried over it: there the other
 // branch's tensors, which ExecuTorch plans on the same bytes, would seem
-// to meet it; the false branch's move carries the output. Method inputs
+// to meet it; the false branch's move carries the output. A slot into
+// which every path moves a tensor before any other naming (both branches
+// of a cond move into its output) never uses its own planned tensor:
+// Allocation::accessed is false, its bytes meet nothing. Method inputs
 // start at 0, method outputs last until N-1, and mutable state lives over
 // [0, N-1].
 // State is what the file shows to outlive a run, in a storage group with
@@ -43,11 +46,10 @@
 //   output (the last argument, or that list's items) is an alias of its
 //   first tensor argument, wherever the planner put it (elsewhere is an
 //   `alias` violation);
-// - a MoveCall whose destination's own tensor the planner put at the
-//   bytes the move makes it name: one storage (the destination a view);
 // - an out argument that is the very value of an input is one allocation.
-// Any other pair at the same place is two allocations, so one instruction
-// writing its output over its own live input is an `overlap`.
+// Any other pair at the same place (a move's two ends included) is two
+// allocations, so one instruction writing its output over its own live
+// input is an `overlap`.
 #pragma once
 
 #include <cstddef>

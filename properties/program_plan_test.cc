@@ -105,7 +105,7 @@ TEST(ProgramPlanTest, ReuseAfterDeathIsValidButStackingLiveTensorsIsAnOverlap) {
           "named by aten::relu.out at chains[0].instructions[1])"));
 }
 
-TEST(ProgramPlanTest, ViewOperatorsAndSamePlaceMovesMakeAliases) {
+TEST(ProgramPlanTest, ViewOperatorsMakeAliases) {
   ProgramBuilder b;
   uint32_t cpu = b.AddBuffer(64);
   int32_t base = b.AddPlannedTensor(kFloat, {4, 4}, cpu, 0);
@@ -115,7 +115,7 @@ TEST(ProgramPlanTest, ViewOperatorsAndSamePlaceMovesMakeAliases) {
   int32_t op = b.AddOperator("executorch_prim::et_view", "default");
   b.AddKernelCall(op, {base, view});   // 0
   b.AddKernelCall(op, {view, half});   // 1
-  b.AddMove(view, moved);              // 2
+  b.AddMove(view, moved);              // 2: relates nothing by itself.
   b.AddKernelCall(op, {base, moved});  // 3
   std::vector<uint8_t> bytes;
   Result<Plan> plan = PlanOf(b, &bytes);
@@ -367,6 +367,62 @@ TEST(ProgramPlanTest, SamePlaceTensorsAMoveDoesNotRelateStayApart) {
   EXPECT_EQ(Check(*plan).count(ViolationCode::kOverlap), 1u);
 }
 
+// A slot first named by a move into it names the moved tensor's bytes; its
+// own tensor is never read or written, wherever it is planned: partly over
+// the source (which the same-place rule this replaced reported) or over a
+// tensor live then.
+TEST(ProgramPlanTest, ASlotMovedIntoBeforeAnyNamingHasNoBytesInUse) {
+  ProgramBuilder b;
+  uint32_t cpu = b.AddBuffer(256);
+  int32_t x = b.AddPlannedTensor(kFloat, {4, 4}, cpu, 0);
+  int32_t t = b.AddPlannedTensor(kFloat, {4, 4}, cpu, 64);
+  int32_t s = b.AddPlannedTensor(kFloat, {4, 4}, cpu, 96);  // Over t.
+  int32_t u = b.AddPlannedTensor(kFloat, {4, 4}, cpu, 0);   // x is dead.
+  b.AddKernelCall(b.AddOperator("aten::relu"), {x, t});     // 0
+  b.AddMove(t, s);                                          // 1
+  b.AddKernelCall(b.AddOperator("aten::neg"), {s, u});  // 2: reads t's bytes.
+  b.SetInputs({x});
+  b.SetOutputs({u});
+  std::vector<uint8_t> bytes;
+  Result<Plan> plan = PlanOf(b, &bytes);
+  ASSERT_TRUE(plan.ok()) << plan.error().ToString();
+  EXPECT_FALSE(Find(*plan, s).accessed);
+  EXPECT_TRUE(Find(*plan, t).accessed);
+  EXPECT_EQ(Find(*plan, t).lifetime.last, 2);  // Read through s.
+  Report report = Check(*plan);
+  EXPECT_TRUE(report.ok()) << FormatText(report);
+  // It still takes room in its buffer: bounds hold for it.
+  EXPECT_EQ(report.buffers[0].high_water, 160u);
+}
+
+// Where a path reaches a naming of the slot without passing the move (a
+// jump on a predicate over it), that naming reads the slot's own tensor,
+// which then must not share bytes with a tensor live there.
+TEST(ProgramPlanTest, ASlotNamedOnAPathThatSkipsTheMoveKeepsItsOwnBytes) {
+  for (bool skippable : {true, false}) {
+    SCOPED_TRACE(skippable ? "a jump over the move" : "a jump to it");
+    ProgramBuilder b;
+    uint32_t cpu = b.AddBuffer(256);
+    int32_t pred = b.AddPlannedTensor(executorch_flatbuffer::ScalarType::BOOL,
+                                      {}, cpu, 192);
+    int32_t x = b.AddPlannedTensor(kFloat, {4, 4}, cpu, 0);
+    int32_t s = b.AddPlannedTensor(kFloat, {4, 4}, cpu, 0);  // On x.
+    int32_t u = b.AddPlannedTensor(kFloat, {4, 4}, cpu, 64);
+    b.AddJumpFalse(pred, skippable ? 2 : 1);              // 0
+    b.AddMove(x, s);                                      // 1
+    b.AddKernelCall(b.AddOperator("aten::neg"), {s, u});  // 2
+    b.SetInputs({pred, x});
+    b.SetOutputs({u});
+    std::vector<uint8_t> bytes;
+    Result<Plan> plan = PlanOf(b, &bytes);
+    ASSERT_TRUE(plan.ok()) << plan.error().ToString();
+    EXPECT_EQ(Find(*plan, s).accessed, skippable);
+    Report report = Check(*plan);
+    EXPECT_EQ(report.count(ViolationCode::kOverlap), skippable ? 1u : 0u)
+        << FormatText(report);
+  }
+}
+
 // testing::CondsProgram: a cond's output names the bytes of the branch
 // output moved into it (a pointer move) until its last use, so a second
 // cond whose branches take them overwrites it while it is read (ExecuTorch
@@ -382,10 +438,13 @@ TEST(ProgramPlanTest, AMovedFromTensorLivesWhileTheSlotMovedToNamesIt) {
       ASSERT_TRUE(plan.ok()) << plan.error().ToString();
       const TimeValue read = chained ? 13 : 12;
       EXPECT_EQ(Find(*plan, first_false).lifetime.last, read);
-      EXPECT_FALSE(Find(*plan, 2).alias_of.has_value());  // y1 is apart.
-      if (chained) {
-        EXPECT_EQ(Find(*plan, 2).lifetime.last, 6);  // y1's own tensor.
-      }
+      // y1's own tensor: every path moves a branch output into y1 first,
+      // so nothing reads or writes it (nor w's, where y1 moves on).
+      EXPECT_FALSE(Find(*plan, 2).alias_of.has_value());
+      EXPECT_FALSE(Find(*plan, 2).accessed);
+      EXPECT_EQ(Find(*plan, 2).lifetime.first, 2);
+      EXPECT_EQ(Find(*plan, 2).lifetime.last, 2);
+      EXPECT_EQ(Find(*plan, 5).accessed, !chained);
       Report report = Check(*plan);
       // The first cond's false output meets both of the second's.
       EXPECT_EQ(report.count(ViolationCode::kOverlap), 2u)
