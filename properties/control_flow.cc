@@ -37,16 +37,31 @@ std::vector<bool> MovedInBeforeEveryNaming(
   auto in_range = [n](TimeValue p) {
     return p >= 0 && static_cast<uint64_t>(p) < n;
   };
-  // Jumps into each position, and whether the one before falls through.
-  std::vector<std::vector<TimeValue>> jumps_to(n);
+  // The jumps into each position (jumps_from[begin[p], begin[p + 1]]),
+  // and whether the one before falls through.
+  std::vector<size_t> begin(n + 1, 0);
   std::vector<uint8_t> falls_through(n, 1);
   for (const Jump& jump : jumps) {
     if (!in_range(jump.at)) continue;
     if (jump.always) falls_through[static_cast<size_t>(jump.at)] = 0;
     if (in_range(jump.destination)) {
-      jumps_to[static_cast<size_t>(jump.destination)].push_back(jump.at);
+      ++begin[static_cast<size_t>(jump.destination) + 1];
     }
   }
+  for (size_t p = 0; p < n; ++p) begin[p + 1] += begin[p];
+  std::vector<size_t> jumps_from(begin[n]);
+  {
+    std::vector<size_t> fill(begin.begin(), begin.end() - 1);
+    for (const Jump& jump : jumps) {
+      if (in_range(jump.at) && in_range(jump.destination)) {
+        jumps_from[fill[static_cast<size_t>(jump.destination)]++] =
+            static_cast<size_t>(jump.at);
+      }
+    }
+  }
+  // A pass looks at every position and jump once.
+  const uint64_t pass_work = n + jumps_from.size();
+  uint64_t work_left = kMaxMovedWork;
   const size_t judged = std::min(slots.size(), kMaxMovedSlots);
   std::vector<uint64_t> gen(n), in(n), out(n);
   for (size_t base = 0; base < judged; base += 64) {
@@ -62,13 +77,15 @@ std::vector<bool> MovedInBeforeEveryNaming(
     std::fill(out.begin(), out.end(), ~uint64_t{0});
     bool settled = false;
     for (int pass = 0; pass < kMaxPasses && !settled; ++pass) {
+      if (work_left < pass_work) break;
+      work_left -= pass_work;
       settled = true;
       for (size_t p = 0; p < n; ++p) {
         uint64_t before = 0;  // A run starts at position 0.
         if (p > 0) {
           before = falls_through[p - 1] ? out[p - 1] : ~uint64_t{0};
-          for (TimeValue from : jumps_to[p]) {
-            before &= out[static_cast<size_t>(from)];
+          for (size_t j = begin[p]; j < begin[p + 1]; ++j) {
+            before &= out[jumps_from[j]];
           }
         }
         in[p] = before;

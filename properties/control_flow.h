@@ -60,11 +60,13 @@ struct SlotNamings {
 // destination; a run starts at position 0. For each slot, true where every
 // path from the start to each of its other namings passes one of its
 // moves in first, so that its own tensor is never named. Up to
-// kMaxMovedSlots slots are judged (the rest, and all of them where the
-// analysis does not settle within kMaxPasses passes, are false: not
-// shown, which is the cautious answer); O(positions x passes x slots / 64).
+// kMaxMovedSlots slots are judged, 64 at a time; the rest, and each batch
+// that does not settle within kMaxPasses passes or the kMaxMovedWork
+// position and jump visits left, are false: not shown, which is the
+// cautious answer. O((positions + jumps) x passes x slots / 64).
 constexpr size_t kMaxMovedSlots = 1024;
 constexpr int kMaxPasses = 64;
+constexpr uint64_t kMaxMovedWork = uint64_t{1} << 26;
 std::vector<bool> MovedInBeforeEveryNaming(
     TimeValue positions, const std::vector<Jump>& jumps,
     const std::vector<SlotNamings>& slots);
