@@ -1,6 +1,7 @@
 #include "properties/check.h"
 
 #include <algorithm>
+#include <set>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -204,6 +205,20 @@ class Checker {
     }
   }
 
+  // The family allocation i's resumed part belongs to: that of the
+  // allocation it is resumed with, where that exists, else its own.
+  size_t ResumedFamily(size_t i) {
+    const Allocation& a = plan_.allocations[i];
+    if (!a.resumed_with) return family_[i];
+    if (by_id_.empty()) {
+      for (size_t k = 0; k < plan_.allocations.size(); ++k) {
+        by_id_.emplace(plan_.allocations[k].id, k);
+      }
+    }
+    auto it = by_id_.find(*a.resumed_with);
+    return it == by_id_.end() ? family_[i] : family_[it->second];
+  }
+
   // family_[i]: the root of i's alias chain; members of a cycle are their
   // own roots (the cycle is reported once).
   void ResolveFamilies() {
@@ -274,6 +289,16 @@ class Checker {
           "lifetime: " + DescribeAllocation(a) +
               " lies outside the program [0," +
               (plan_.end_time ? std::to_string(*plan_.end_time) : "...") + "]",
+          About(a));
+      lifetime_ok = false;
+    }
+    if (lifetime_ok && a.resumed &&
+        (a.resumed->first <= a.lifetime.last + 1 ||
+         a.resumed->first > a.resumed->last ||
+         (plan_.end_time && a.resumed->last > *plan_.end_time))) {
+      Add(ViolationCode::kLifetime,
+          "lifetime: " + DescribeAllocation(a) +
+              " resumes before its first part ends, or past the program",
           About(a));
       lifetime_ok = false;
     }
@@ -408,23 +433,33 @@ class Checker {
       uint64_t end = begin + static_cast<uint64_t>(a.size);
       quality.high_water = std::max(quality.high_water, end);
       if (!a.accessed) continue;  // Its bytes are never read or written.
-      if (base_[i] == kNone) {
-        live.push_back(
-            {a.lifetime.first, a.lifetime.last, static_cast<uint64_t>(a.size)});
+      // Each part of the lifetime on its own (a resumed one after a hole,
+      // which may share bytes with the allocation it is resumed with).
+      const Lifetime parts[2] = {a.lifetime, a.resumed.value_or(a.lifetime)};
+      for (size_t k = 0; k < (a.resumed ? 2 : 1); ++k) {
+        const Lifetime& part = parts[k];
+        if (base_[i] == kNone) {
+          live.push_back(
+              {part.first, part.last, static_cast<uint64_t>(a.size)});
+        }
+        if (a.size == 0) continue;
+        items.push_back({begin, end, part.first, part.last,
+                         k == 0 ? family_[i] : ResumedFamily(i)});
+        item_allocation.push_back(i);
       }
-      if (a.size == 0) continue;
-      items.push_back(
-          {begin, end, a.lifetime.first, a.lifetime.last, family_[i]});
-      item_allocation.push_back(i);
     }
     quality.live_bytes_lower_bound = MaxLiveBytes(live);
     report_.buffers.push_back(quality);
 
     OverlapFindings findings =
         FindOverlapsSweep(items, options_.max_violations_per_code);
+    // Two parts of one allocation may meet one other: one report.
+    std::set<std::pair<size_t, size_t>> reported;
     for (const OverlapPair& pair : findings.pairs) {
-      const Allocation& first = plan_.allocations[item_allocation[pair.a]];
-      const Allocation& second = plan_.allocations[item_allocation[pair.b]];
+      const size_t x = item_allocation[pair.a], y = item_allocation[pair.b];
+      if (!reported.insert({std::min(x, y), std::max(x, y)}).second) continue;
+      const Allocation& first = plan_.allocations[x];
+      const Allocation& second = plan_.allocations[y];
       Violation facts;
       facts.allocation_ids = {first.id, second.id};
       facts.mem_id = buffer.mem_id;
@@ -432,8 +467,8 @@ class Checker {
           ByteRange{std::max(first.offset, second.offset),
                     std::min(AllocationEnd(first), AllocationEnd(second))};
       facts.lifetime =
-          Lifetime{std::max(first.lifetime.first, second.lifetime.first),
-                   std::min(first.lifetime.last, second.lifetime.last)};
+          Lifetime{std::max(items[pair.a].first, items[pair.b].first),
+                   std::min(items[pair.a].last, items[pair.b].last)};
       Add(ViolationCode::kOverlap,
           "overlap: " + DescribeAllocation(first) +
               DescribeOrigin(plan_, first) + " and " +
@@ -454,6 +489,7 @@ class Checker {
   std::vector<size_t> base_;
   std::vector<size_t> family_;
   std::vector<bool> placed_;
+  std::unordered_map<std::string, size_t> by_id_;  // Built on first use.
 };
 
 }  // namespace

@@ -349,3 +349,45 @@ TEST(MaxLiveBytesTest, SaturatesInsteadOfWrapping) {
 }  // namespace
 }  // namespace properties
 }  // namespace memplan
+
+namespace memplan {
+namespace properties {
+namespace {
+
+// A lifetime with a hole: r is live over [1,2] and again over [6,8]. A
+// tensor in the hole may take its bytes; one in either part may not, and
+// one over both parts is one report. The resumed part may share bytes with
+// the allocation it is resumed with; a resumed part that starts before the
+// first part ends is a lifetime fault.
+TEST(CheckTest, AResumedLifetimeIsLiveInBothPartsOnly) {
+  auto plan_with = [](TimeValue first, TimeValue last) {
+    Plan plan;
+    plan.buffers = {{1, 256, Device::Cpu()}};
+    plan.allocations = {Alloc("r", 1, 0, 64, 1, 2),
+                        Alloc("o", 1, 32, 64, first, last)};
+    plan.allocations[0].resumed = Lifetime{6, 8};
+    plan.end_time = 9;
+    return plan;
+  };
+  EXPECT_TRUE(Check(plan_with(3, 5)).ok())
+      << FormatText(Check(plan_with(3, 5)));
+  for (const auto& [first, last] :
+       {std::pair<TimeValue, TimeValue>{2, 4}, {5, 7}, {1, 9}, {0, 9}}) {
+    Report report = Check(plan_with(first, last));
+    EXPECT_EQ(report.count(ViolationCode::kOverlap), 1u) << FormatText(report);
+    EXPECT_THAT(report.violations,
+                HasCode(ViolationCode::kOverlap, "r [1,2]+[6,8] bytes [0,64)"));
+  }
+  Plan twin = plan_with(5, 9);
+  twin.allocations[0].resumed_with = "o";
+  EXPECT_TRUE(Check(twin).ok()) << FormatText(Check(twin));
+  EXPECT_EQ(Check(twin).buffers[0].live_bytes_lower_bound, 128u);
+  Plan early = plan_with(3, 5);
+  early.allocations[0].resumed = Lifetime{3, 8};
+  EXPECT_THAT(Check(early).violations,
+              HasCode(ViolationCode::kLifetime, "resumes before"));
+}
+
+}  // namespace
+}  // namespace properties
+}  // namespace memplan

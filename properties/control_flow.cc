@@ -1,13 +1,13 @@
 #include "properties/control_flow.h"
 
 #include <algorithm>
+#include <tuple>
 #include <unordered_map>
 
 namespace memplan {
 namespace properties {
 
-std::vector<std::pair<TimeValue, TimeValue>> TrueBranches(
-    const std::vector<Jump>& jumps) {
+std::vector<TrueBranch> TrueBranches(const std::vector<Jump>& jumps) {
   auto forward = [](const Jump& jump) {
     return jump.destination > jump.at + 1;
   };
@@ -15,15 +15,21 @@ std::vector<std::pair<TimeValue, TimeValue>> TrueBranches(
   for (const Jump& jump : jumps) {
     if (forward(jump)) entry_to.emplace(jump.destination, jump.at);
   }
-  std::vector<std::pair<TimeValue, TimeValue>> branches;
+  std::vector<TrueBranch> branches;
   for (const Jump& jump : jumps) {
     if (!jump.always || !forward(jump)) continue;
     auto entry = entry_to.find(jump.at + 1);
     if (entry != entry_to.end() && entry->second < jump.at) {
-      branches.emplace_back(entry->second, jump.at);
+      branches.push_back({entry->second, jump.at, jump.destination});
     }
   }
-  std::sort(branches.begin(), branches.end());
+  auto key = [](const TrueBranch& b) {
+    return std::make_tuple(b.entry, b.skip, b.join);
+  };
+  std::sort(branches.begin(), branches.end(),
+            [&](const TrueBranch& x, const TrueBranch& y) {
+              return key(x) < key(y);
+            });
   branches.erase(std::unique(branches.begin(), branches.end()), branches.end());
   return branches;
 }

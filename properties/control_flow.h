@@ -42,11 +42,22 @@ struct Jump {
   bool always = false;
 };
 
-// The true branches of conds, [entry jump, always-taken jump]: a forward
-// always-taken jump that a forward jump from before it lands just past.
-// Sorted, each once; O(jumps log jumps).
-std::vector<std::pair<TimeValue, TimeValue>> TrueBranches(
-    const std::vector<Jump>& jumps);
+// A cond's true branch: from the jump on the predicate (`entry`, to just
+// past `skip`) to the always-taken jump over the false branch (`skip`, to
+// `join`).
+struct TrueBranch {
+  TimeValue entry = 0;
+  TimeValue skip = 0;
+  TimeValue join = 0;
+  bool operator==(const TrueBranch& other) const {
+    return entry == other.entry && skip == other.skip && join == other.join;
+  }
+};
+
+// The true branches of conds: a forward always-taken jump that a forward
+// jump from before it lands just past. Sorted by entry, then skip, each
+// once; O(jumps log jumps).
+std::vector<TrueBranch> TrueBranches(const std::vector<Jump>& jumps);
 
 // Where a value slot is named: by a MoveCall into it (which makes it name
 // another tensor and touches none of its own bytes), or otherwise.

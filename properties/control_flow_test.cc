@@ -13,6 +13,7 @@ namespace {
 using ::testing::ElementsAre;
 using ::testing::IsEmpty;
 using Span = std::pair<TimeValue, TimeValue>;
+using Branch = TrueBranch;
 
 // The header's worked example: loop [2,5].
 TEST(LoopsTest, WidensWhatOverlapsALoopWithoutLyingInIt) {
@@ -32,7 +33,7 @@ TEST(LoopsTest, WidensWhatOverlapsALoopWithoutLyingInIt) {
 // branch 4..5.
 TEST(TrueBranchesTest, FindsACondsTrueBranch) {
   EXPECT_THAT(TrueBranches({{0, 4, false}, {3, 6, true}}),
-              ElementsAre(Span{0, 3}));
+              ElementsAre(Branch{0, 3, 6}));
 }
 
 TEST(TrueBranchesTest, TwoCondsInARowAndOneInsideAnother) {
@@ -40,11 +41,11 @@ TEST(TrueBranchesTest, TwoCondsInARowAndOneInsideAnother) {
   EXPECT_THAT(
       TrueBranches(
           {{0, 4, false}, {3, 7, true}, {7, 11, false}, {10, 14, true}}),
-      ElementsAre(Span{0, 3}, Span{7, 10}));
+      ElementsAre(Branch{0, 3, 7}, Branch{7, 10, 14}));
   // A cond at 1..5 inside the true branch 0..7 of another.
   EXPECT_THAT(
       TrueBranches({{0, 8, false}, {1, 4, false}, {3, 6, true}, {7, 10, true}}),
-      ElementsAre(Span{0, 7}, Span{1, 3}));
+      ElementsAre(Branch{0, 7, 10}, Branch{1, 3, 6}));
 }
 
 // A skip that may not be taken, and a skip no jump lands just past: no

@@ -23,9 +23,18 @@ std::string DescribeAllocation(const Allocation& a) {
   } else {
     end_text = std::to_string(a.offset) + "+" + std::to_string(a.size);
   }
+  std::string resumed;
+  if (a.resumed) {
+    resumed = "+[" + std::to_string(a.resumed->first) + "," +
+              std::to_string(a.resumed->last) + "]";
+  }
   return a.id + " [" + std::to_string(a.lifetime.first) + "," +
-         std::to_string(a.lifetime.last) + "] bytes [" +
+         std::to_string(a.lifetime.last) + "]" + resumed + " bytes [" +
          std::to_string(a.offset) + "," + end_text + ")";
+}
+
+Lifetime LifetimeHull(const Allocation& a) {
+  return a.resumed ? Lifetime{a.lifetime.first, a.resumed->last} : a.lifetime;
 }
 
 std::string DescribeInstruction(const Plan& plan, TimeValue position) {

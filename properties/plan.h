@@ -49,6 +49,16 @@ struct Allocation {
   // to) read these bytes last, where that outlived the tensor's own
   // namings (-1: none did), so that messages can say why it is live.
   TimeValue kept_by_move = -1;
+  // Program plans: where the tensor is live again after a hole in its
+  // lifetime, [resumed->first, resumed->last] past lifetime.last + 1: a
+  // cond's true-branch output, moved into the cond's output, is not live
+  // over the false branch (which runs instead of the true one) but is again
+  // where the cond's output is read after the join. Only where the false
+  // branch's output (`resumed_with`, moved into the same slot) does not
+  // already hold these bytes there; the two never live in one run, so the
+  // resumed part may share bytes with it.
+  std::optional<Lifetime> resumed;
+  std::optional<std::string> resumed_with;
   // Program plans: false for a tensor no instruction can read or write (a
   // slot into which every path moves another tensor before naming it; the
   // runtime still resolves its pointer). Its bounds, alignment and device
@@ -97,8 +107,11 @@ std::string QuotedName(std::string_view name);
 // offset + size, saturated to [-2^63, 2^63 - 1] where it overflows.
 Offset AllocationEnd(const Allocation& allocation);
 
-// "t3 [2,5] bytes [64,128)": how messages name an allocation.
+// "t3 [2,5] bytes [64,128)" ("t3 [2,5]+[8,9] ..." with a resumed part):
+// how messages name an allocation.
 std::string DescribeAllocation(const Allocation& allocation);
+// From the lifetime's first to the end of `resumed` where there is one.
+Lifetime LifetimeHull(const Allocation& allocation);
 
 }  // namespace properties
 }  // namespace memplan

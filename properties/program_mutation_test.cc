@@ -162,6 +162,11 @@ std::vector<Subject> Subjects() {
       // Two conds as ExecuTorch emits them, the first's output moved on.
       {"builder/conds",
        testing::CondsProgram(/*two*/ true, /*apart*/ 320, /*chained*/ true)
+           .Build()},
+      // The first cond's true output apart from its false output.
+      {"builder/conds_apart",
+       testing::CondsProgram(/*two*/ true, /*apart*/ 320, /*chained*/ false,
+                             /*first_true_at*/ 128)
            .Build()}};
   for (const auto& entry : fs::directory_iterator(Runfile("examples/graphs"))) {
     std::ifstream in(entry.path());
@@ -262,6 +267,8 @@ std::vector<Mutant> MutantsOf(const fb::ProgramT& program,
     // Moves (from, to, position), and where forward jumps land.
     std::vector<std::tuple<int64_t, int64_t, int64_t>> moves;
     std::set<int64_t> landings;
+    // Jumps on a constant false: position to destination.
+    std::map<int64_t, int64_t> forward_jump_to;
     int64_t position = 0;
     for (const auto& chain : method.chains) {
       const int64_t chain_start = position;
@@ -283,6 +290,12 @@ std::vector<Mutant> MutantsOf(const fb::ProgramT& program,
                                position);
           } else {
             landings.insert(chain_start + jump->destination_instruction);
+            const auto* cond =
+                method.values[jump->cond_value_index]->val.AsBool();
+            if (cond != nullptr && !cond->bool_val) {  // Always jumps.
+              forward_jump_to[position] =
+                  chain_start + jump->destination_instruction;
+            }
           }
         }
         ++position;
@@ -406,6 +419,35 @@ std::vector<Mutant> MutantsOf(const fb::ProgramT& program,
           continue;
         }
         mutants.push_back({"a cond's output overwritten",
+                           plans[m].name + ": " + b.id + " onto " + source->id,
+                           ViolationCode::kOverlap, m, false,
+                           MoveOnto(m, b, *source)});
+      }
+    }
+
+    // A cond's true output overwritten: a move followed by a jump on a
+    // constant false (a true branch's, over the false branch to the join)
+    // makes the destination name the source's bytes on the path through the
+    // true branch; a tensor named only between the join and the destination's
+    // last kernel naming, placed on them, overwrites them while they are
+    // read. Found from the instructions alone.
+    for (const auto& [from, to, at] : moves) {
+      const Allocation* source = planned(from);
+      auto skip = forward_jump_to.find(at + 1);
+      if (skip == forward_jump_to.end() || source == nullptr ||
+          !Movable(*source) || !last_named.count(to)) {
+        continue;
+      }
+      const int64_t join = skip->second, reach = last_named[to];
+      for (const Allocation& b : plan.allocations) {
+        const int64_t v = ValueOf(b);
+        if (&b == source || !Movable(b) || b.kind != SpecKind::kPlain ||
+            destinations.count(v) || b.size > source->size ||
+            !first_named.count(v) || first_named[v] < join ||
+            last_named[v] > reach) {
+          continue;
+        }
+        mutants.push_back({"a cond's true output overwritten",
                            plans[m].name + ": " + b.id + " onto " + source->id,
                            ViolationCode::kOverlap, m, false,
                            MoveOnto(m, b, *source)});
@@ -645,7 +687,7 @@ TEST(ProgramMutationTest,
   std::printf("kill rate %d / %d; unmutated programs valid: %d / %zu\n",
               killed_all, total_all, clean, subjects.size());
   EXPECT_EQ(killed_all, total_all);
-  EXPECT_EQ(kills.size(), 17u);  // Every kind has a place somewhere.
+  EXPECT_EQ(kills.size(), 18u);  // Every kind has a place somewhere.
 
   // The commands give the same verdicts.
   const std::string memplan = Runfile("tools/memplan").string();

@@ -605,29 +605,61 @@ Result<Plan> PlanFromProgram(const Program& program, size_t method_index,
     plan.allocations.push_back(std::move(a));
   }
 
-  // A cond's true branch: from its entry jump (to just past the branch) to
-  // the jump that always skips the false branch. Lifetimes are intervals
-  // of positions, so a true branch's move cannot carry its bytes past the
-  // false branch, where the other branch's tensors (which ExecuTorch
-  // plans on the same bytes: one branch runs) would seem to meet them; such
-  // a move is left as the interval model can judge it, without the
-  // extension (its false-branch twin still carries the same output).
-  const std::vector<std::pair<TimeValue, TimeValue>> true_branches =
-      TrueBranches(jumps);
-  // Moves are in position order: the ends of the true branches that have
-  // begun, least first (one that ended before the move is dropped).
-  std::priority_queue<TimeValue, std::vector<TimeValue>,
-                      std::greater<TimeValue>>
+  // A cond's true branch runs instead of its false branch, which lies
+  // between the true branch's move and the join: where the slot moved into
+  // is named past the join, the true branch's output is live up to its
+  // skip jump and again from the join (Allocation::resumed), not over the
+  // false branch, whose tensors ExecuTorch plans on the same bytes; and
+  // the resumed part may share bytes with the false branch's output moved
+  // into the same slot, which never lives in the same run. Where that
+  // output holds all its bytes (as ExecuTorch plans them) its extension
+  // already judges them, and none is added. Where the slot's namings end
+  // inside the false branch (its own move), or pass the end of an
+  // enclosing true branch too, or no false-branch move into the slot is
+  // found, the move is left as the interval model can judge it, without
+  // the extension.
+  const std::vector<TrueBranch> true_branches = TrueBranches(jumps);
+  // Moves are in position order: the true branches that have begun, as
+  // (skip, join), innermost (least skip) first; one that ended before the
+  // move is dropped.
+  using SkipJoin = std::pair<TimeValue, TimeValue>;
+  std::priority_queue<SkipJoin, std::vector<SkipJoin>, std::greater<SkipJoin>>
       open_branches;
   size_t next_branch = 0;
+  // The moves into each slot, in position order; the last one into `to`
+  // within (skip, join): its storage, or -1.
+  std::unordered_map<int64_t, std::vector<size_t>> moves_into;
+  for (size_t k = 0; k < moves.size(); ++k)
+    moves_into[moves[k].to].push_back(k);
+  auto false_twin = [&](int64_t to, TimeValue skip, TimeValue join) {
+    const std::vector<size_t>& into = moves_into[to];
+    auto it = std::lower_bound(
+        into.begin(), into.end(), join,
+        [&](size_t k, TimeValue at) { return moves[k].at < at; });
+    if (it == into.begin()) return int64_t{-1};
+    const Move& twin = moves[*std::prev(it)];
+    return twin.at > skip ? twin.storage : int64_t{-1};
+  };
+  // Loops widen each part; parts that come to meet become one.
+  auto widen = [&](Allocation& held) {
+    held.lifetime = loops.Widen(held.lifetime);
+    if (!held.resumed) return;
+    *held.resumed = loops.Widen(*held.resumed);
+    if (held.resumed->first <= held.lifetime.last + 1) {
+      held.lifetime.first = std::min(held.lifetime.first, held.resumed->first);
+      held.lifetime.last = std::max(held.lifetime.last, held.resumed->last);
+      held.resumed.reset();
+    }
+  };
   // A moved-from tensor's bytes live as long as a slot moved to names them
   // (its own lifetime's end, or a method output's: the run's end).
   for (const Move& m : moves) {
     while (next_branch < true_branches.size() &&
-           true_branches[next_branch].first < m.at) {
-      open_branches.push(true_branches[next_branch++].second);
+           true_branches[next_branch].entry < m.at) {
+      const TrueBranch& branch = true_branches[next_branch++];
+      open_branches.push({branch.skip, branch.join});
     }
-    while (!open_branches.empty() && open_branches.top() <= m.at) {
+    while (!open_branches.empty() && open_branches.top().first <= m.at) {
       open_branches.pop();
     }
     if (planned_of[m.storage] == kNotPlanned) continue;
@@ -637,11 +669,38 @@ Result<Plan> PlanFromProgram(const Program& program, size_t method_index,
     } else if (is_output[m.to]) {
       reach = end_time;
     }
-    if (!open_branches.empty() && open_branches.top() < reach) continue;
     Allocation& held = plan.allocations[planned_of[m.storage]];
-    if (reach > held.lifetime.last) {
-      held.lifetime.last = reach;
-      held.lifetime = loops.Widen(held.lifetime);
+    if (!open_branches.empty() && open_branches.top().first < reach) {
+      const SkipJoin innermost = open_branches.top();
+      open_branches.pop();
+      const bool passes_outer =
+          !open_branches.empty() && open_branches.top().first < reach;
+      open_branches.push(innermost);
+      const auto [skip, join] = innermost;
+      if (passes_outer || reach < join) continue;
+      const int64_t twin = false_twin(m.to, skip, join);
+      if (twin < 0 || planned_of[twin] == kNotPlanned) continue;
+      const Allocation& other = plan.allocations[planned_of[twin]];
+      if (other.mem_id == held.mem_id && other.offset <= held.offset &&
+          static_cast<__int128>(held.offset) + held.size <=
+              static_cast<__int128>(other.offset) + other.size) {
+        continue;
+      }
+      held.resumed_with = other.id;
+      held.lifetime.last = std::max(held.lifetime.last, skip);
+      held.resumed = held.resumed
+                         ? Lifetime{std::min(held.resumed->first, join),
+                                    std::max(held.resumed->last, reach)}
+                         : Lifetime{join, reach};
+      widen(held);
+      held.kept_by_move = m.at;
+      continue;
+    }
+    // The last part lives on.
+    Lifetime& tail = held.resumed ? *held.resumed : held.lifetime;
+    if (reach > tail.last) {
+      tail.last = reach;
+      widen(held);
       held.kept_by_move = m.at;
     }
   }

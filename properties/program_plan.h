@@ -14,12 +14,12 @@
 // names then (moves chain) lives on through the destination's lifetime,
 // wherever the two are planned: ExecuTorch plans a cond's output apart
 // from its branches' outputs and moves those into it (issue 21490 is a
-// later cond's branch reusing such bytes). Lifetimes are intervals, so a
-// move inside a cond's true branch (between the jump on the predicate and
-// the jump on a constant false over the false branch) whose destination
-// is named past the false branch is not carried over it: there the other
-// branch's tensors, which ExecuTorch plans on the same bytes, would seem
-// to meet it; the false branch's move carries the output. A slot into
+// later cond's branch reusing such bytes). A move inside a cond's true
+// branch (between the jump on the predicate and the jump on a constant
+// false over the false branch) whose destination is named past the join
+// is not carried over the false branch, which runs instead of it: the
+// output is live again from the join (Allocation::resumed), and may share
+// bytes there with the false branch's output (resumed_with). A slot into
 // which every path moves a tensor before any other naming (both branches
 // of a cond move into its output) never uses its own planned tensor:
 // Allocation::accessed is false, its bytes meet nothing. Method inputs

@@ -468,6 +468,76 @@ TEST(ProgramPlanTest, AMovedFromTensorLivesWhileTheSlotMovedToNamesIt) {
   }
 }
 
+// One cond as ExecuTorch lays it out (0: jump on the predicate to 4; 1-2:
+// the true branch, moving its output into y; 3: jump on a constant false
+// to 6; 4-5: the false branch), its false output at 64 and its true output
+// at `true_at`; then t = relu(x) at `t_at` (6) and z = add(y, t) (7).
+ProgramBuilder CondThenRead(uint64_t true_at, uint64_t t_at) {
+  ProgramBuilder b;
+  uint32_t cpu = b.AddBuffer(512);
+  int32_t pred =
+      b.AddPlannedTensor(executorch_flatbuffer::ScalarType::BOOL, {}, cpu, 480);
+  int32_t x = b.AddPlannedTensor(kFloat, {4, 4}, cpu, 0);
+  int32_t y = b.AddPlannedTensor(kFloat, {4, 4}, cpu, 256);
+  int32_t t = b.AddPlannedTensor(kFloat, {4, 4}, cpu, t_at);
+  int32_t z = b.AddPlannedTensor(kFloat, {4, 4}, cpu, 384);
+  int32_t always = b.AddBool(false);
+  int32_t on_true = b.AddPlannedTensor(kFloat, {4, 4}, cpu, true_at);
+  int32_t on_false = b.AddPlannedTensor(kFloat, {4, 4}, cpu, 64);
+  int32_t relu = b.AddOperator("aten::relu");
+  b.AddJumpFalse(pred, 4);
+  b.AddKernelCall(relu, {x, on_true});
+  b.AddMove(on_true, y);
+  b.AddJumpFalse(always, 6);
+  b.AddKernelCall(b.AddOperator("aten::neg"), {x, on_false});
+  b.AddMove(on_false, y);
+  b.AddKernelCall(relu, {x, t});
+  b.AddKernelCall(b.AddOperator("aten::add"), {y, t, z});
+  b.SetInputs({pred, x});
+  b.SetOutputs({z});
+  return b;
+}
+
+// The true branch's output is what y names after the join when the true
+// branch ran: live up to its branch's end and again from the join, not
+// over the false branch. Where it sits apart from the false output, a
+// tensor written over it before y is read is caught; the false output may
+// share its bytes (the two never live in one run); where it sits on the
+// false output's bytes (ExecuTorch's plan), the false output's extension
+// judges them and the true output gets no second part.
+TEST(ProgramPlanTest, ACondsTrueOutputLivesAgainFromTheJoin) {
+  struct Case {
+    uint64_t true_at, t_at;
+    size_t overlaps;
+    bool resumed;
+  };
+  for (const Case& c : {Case{128, 128, 1, true}, Case{128, 320, 0, true},
+                        Case{96, 320, 0, true}, Case{64, 64, 1, false},
+                        Case{64, 320, 0, false}}) {
+    SCOPED_TRACE("true output at " + std::to_string(c.true_at) + ", t at " +
+                 std::to_string(c.t_at));
+    ProgramBuilder b = CondThenRead(c.true_at, c.t_at);
+    std::vector<uint8_t> bytes;
+    Result<Plan> plan = PlanOf(b, &bytes);
+    ASSERT_TRUE(plan.ok()) << plan.error().ToString();
+    const Allocation& on_true = Find(*plan, 6);
+    EXPECT_EQ(on_true.resumed.has_value(), c.resumed);
+    if (c.resumed) {
+      EXPECT_EQ(on_true.lifetime.last, 3);   // Its skip jump.
+      EXPECT_EQ(on_true.resumed->first, 6);  // The join.
+      EXPECT_EQ(on_true.resumed->last, 7);   // y's read.
+      EXPECT_EQ(on_true.resumed_with, ProgramAllocationId(7));
+    }
+    EXPECT_EQ(Find(*plan, 7).lifetime.last, 7);
+    Report report = Check(*plan);
+    EXPECT_EQ(report.count(ViolationCode::kOverlap), c.overlaps)
+        << FormatText(report);
+    if (c.resumed && c.overlaps > 0) {
+      EXPECT_THAT(FormatText(report), HasSubstr("v6 [1,3]+[6,7] bytes"));
+    }
+  }
+}
+
 // The two branches of one cond never run in one run: the true branch's
 // output, moved into the cond's output, does not carry its bytes over the
 // false branch, whose output ExecuTorch plans on the same bytes.

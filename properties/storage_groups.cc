@@ -93,15 +93,16 @@ StorageGroups GroupStorage(const Plan& plan) {
     }
     StorageGroup& group = out.groups[group_of[r]];
     const uint64_t extent = delta + static_cast<uint64_t>(a.size);
+    // A lifetime with a hole is planned over its hull.
+    const Lifetime hull = LifetimeHull(a);
     if (group.members.empty()) {
-      group.item = {extent, alignment, a.lifetime.first, a.lifetime.last};
+      group.item = {extent, alignment, hull.first, hull.last};
     } else {
       group.item.size = std::max(group.item.size, extent);
       group.item.alignment = std::max(group.item.alignment, alignment);
       group.item.lifetime.first =
-          std::min(group.item.lifetime.first, a.lifetime.first);
-      group.item.lifetime.last =
-          std::max(group.item.lifetime.last, a.lifetime.last);
+          std::min(group.item.lifetime.first, hull.first);
+      group.item.lifetime.last = std::max(group.item.lifetime.last, hull.last);
     }
     if (i == r) {
       group.members.insert(group.members.begin(), {i, delta});

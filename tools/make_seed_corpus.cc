@@ -579,6 +579,10 @@ int main(int argc, char** argv) {
       // Two conds on one region (ExecuTorch issue 21490), the first's output
       // moved on.
       {"conds.pte", memplan::testing::CondsProgram(true, 64, true).Build()},
+      // Valid: the first cond's true output apart from its false one, on its
+      // output's own bytes (which nothing uses: both branches move into it).
+      {"conds_apart.pte",
+       memplan::testing::CondsProgram(true, 320, false, 128).Build()},
   };
   std::vector<Seed> bytes;
   for (uint64_t i = 0; i < 8; ++i) {

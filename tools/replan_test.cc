@@ -271,6 +271,26 @@ TEST(ReplanTest, AMovedFromTensorKeepsItsBytesWhileTheMovedToIsRead) {
   }
 }
 
+// The first cond's true output apart from its false one (on y1's own
+// bytes, which nothing uses): the second cond's branches must not take its
+// bytes either, since y1 names them after the join when the true branch
+// ran; the re-plan keeps them apart and verifies valid.
+TEST(ReplanTest, ACondsTrueOutputKeepsItsBytesPastTheJoin) {
+  const int32_t first_true = 7, second_true = 9, second_false = 10;
+  std::vector<uint8_t> given =
+      testing::CondsProgram(/*two*/ true, 320, /*chained*/ false,
+                            /*first_true_at*/ 128)
+          .Build();
+  ASSERT_EQ(Violations(given), 0u);
+  Result<ReplanResult> result = ReplanProgram(given.data(), given.size());
+  ASSERT_TRUE(result.ok()) << result.error().ToString();
+  Loaded loaded = Load(result->bytes);
+  for (int32_t v : {second_true, second_false}) {
+    EXPECT_FALSE(Overlap(loaded.tensors[first_true], loaded.tensors[v]));
+  }
+  EXPECT_EQ(Violations(result->bytes), 0u);
+}
+
 TEST(ReplanTest, StateKeepsItsBytesForEveryRun) {
   // A KV-cache-like state: updated in place by index_put_ (instruction 2,
   // its first access), read at 3, neither input nor output. tmp lives over

@@ -284,7 +284,8 @@ ProgramBuilder LoopProgram(uint64_t t_offset) {
   return b;
 }
 
-ProgramBuilder CondsProgram(bool two, uint64_t second_region, bool chained) {
+ProgramBuilder CondsProgram(bool two, uint64_t second_region, bool chained,
+                            uint64_t first_true_at) {
   constexpr auto kFloat = fb::ScalarType::FLOAT;
   ProgramBuilder b;
   uint32_t cpu = b.AddBuffer(512);
@@ -298,8 +299,9 @@ ProgramBuilder CondsProgram(bool two, uint64_t second_region, bool chained) {
   int32_t relu = b.AddOperator("aten::relu", "out");
   int32_t neg = b.AddOperator("aten::neg", "out");
   int32_t next = 0;  // The next instruction's index.
-  auto cond = [&](uint64_t region, int32_t out) {
-    int32_t on_true = b.AddPlannedTensor(kFloat, {4, 4}, cpu, region);
+  auto cond = [&](uint64_t region, int32_t out, uint64_t true_at) {
+    int32_t on_true = b.AddPlannedTensor(kFloat, {4, 4}, cpu,
+                                         true_at != 0 ? true_at : region);
     int32_t on_false = b.AddPlannedTensor(kFloat, {4, 4}, cpu, region);
     const int32_t entry = next;
     b.AddJumpFalse(pred, entry + 4);  // To the false branch.
@@ -310,12 +312,12 @@ ProgramBuilder CondsProgram(bool two, uint64_t second_region, bool chained) {
     b.AddMove(on_false, out);
     next += 6;
   };
-  cond(64, y1);
+  cond(64, y1, first_true_at);
   if (chained) {
     b.AddMove(y1, w);
     ++next;
   }
-  if (two) cond(second_region, y2);
+  if (two) cond(second_region, y2, 0);
   b.AddKernelCall(b.AddOperator("aten::add", "out"),
                   {chained ? w : y1, two ? y2 : x, z});
   b.SetInputs({pred, x});

@@ -140,7 +140,11 @@ ProgramBuilder LoopProgram(uint64_t t_offset);
 // ExecuTorch issue 21490 (the second cond's branches overwrite them), 320 a
 // valid place. Values: pred 0, x 1, y1 2, y2 3, z 4, w 5, false 6, the first
 // cond's true and false outputs 7 and 8, the second's 9 and 10.
-ProgramBuilder CondsProgram(bool two, uint64_t second_region, bool chained);
+// `first_true_at` (not 0) puts the first cond's true output there instead,
+// apart from its false output (128: on y1's own bytes, which nothing
+// uses, since both branches move into y1 before it is read).
+ProgramBuilder CondsProgram(bool two, uint64_t second_region, bool chained,
+                            uint64_t first_true_at = 0);
 
 // Program bytes whose method "forward" has n planned float [4] tensors,
 // each in its own 16 bytes of buffer 1, whose extra_tensor_info all name
