@@ -17,7 +17,9 @@ namespace properties {
 Result<Plan> PlanFromJson(std::string_view text);
 
 // The same format; PlanFromJson(PlanToJson(p)) reproduces p, except
-// device_map, which the format folds into each buffer's device.
+// device_map, which the format folds into each buffer's device, and what
+// only plans read from programs carry (Allocation's fields marked
+// "Program plans").
 std::string PlanToJson(const Plan& plan);
 
 }  // namespace properties
