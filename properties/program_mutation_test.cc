@@ -395,6 +395,23 @@ std::vector<Mutant> MutantsOf(const fb::ProgramT& program,
     // A move's destination is left out: its own tensor is dropped there.
     std::set<int64_t> destinations;
     for (const auto& [from, to, at] : moves) destinations.insert(to);
+    // Plants, as `kind`, each plain tensor no larger than `source` and
+    // named only within [from, to] onto the bytes of `source`.
+    auto overwrite = [&](const char* kind, const Allocation& source,
+                         int64_t from, int64_t to) {
+      for (const Allocation& b : plan.allocations) {
+        const int64_t v = ValueOf(b);
+        if (&b == &source || !Movable(b) || b.kind != SpecKind::kPlain ||
+            destinations.count(v) || b.size > source.size ||
+            !first_named.count(v) || first_named[v] < from ||
+            last_named[v] > to) {
+          continue;
+        }
+        mutants.push_back(
+            {kind, plans[m].name + ": " + b.id + " onto " + source.id,
+             ViolationCode::kOverlap, m, false, MoveOnto(m, b, source)});
+      }
+    };
     for (const auto& [from, to, at] : moves) {
       const Allocation* source = planned(from);
       if (!landings.count(at + 1) || source == nullptr || !Movable(*source)) {
@@ -410,19 +427,7 @@ std::vector<Mutant> MutantsOf(const fb::ProgramT& program,
           }
         }
       }
-      for (const Allocation& b : plan.allocations) {
-        const int64_t v = ValueOf(b);
-        if (&b == source || !Movable(b) || b.kind != SpecKind::kPlain ||
-            destinations.count(v) || b.size > source->size ||
-            !first_named.count(v) || first_named[v] <= at ||
-            last_named[v] > reach) {
-          continue;
-        }
-        mutants.push_back({"a cond's output overwritten",
-                           plans[m].name + ": " + b.id + " onto " + source->id,
-                           ViolationCode::kOverlap, m, false,
-                           MoveOnto(m, b, *source)});
-      }
+      overwrite("a cond's output overwritten", *source, at + 1, reach);
     }
 
     // A cond's true output overwritten: a move followed by a jump on a
@@ -438,20 +443,8 @@ std::vector<Mutant> MutantsOf(const fb::ProgramT& program,
           !Movable(*source) || !last_named.count(to)) {
         continue;
       }
-      const int64_t join = skip->second, reach = last_named[to];
-      for (const Allocation& b : plan.allocations) {
-        const int64_t v = ValueOf(b);
-        if (&b == source || !Movable(b) || b.kind != SpecKind::kPlain ||
-            destinations.count(v) || b.size > source->size ||
-            !first_named.count(v) || first_named[v] < join ||
-            last_named[v] > reach) {
-          continue;
-        }
-        mutants.push_back({"a cond's true output overwritten",
-                           plans[m].name + ": " + b.id + " onto " + source->id,
-                           ViolationCode::kOverlap, m, false,
-                           MoveOnto(m, b, *source)});
-      }
+      overwrite("a cond's true output overwritten", *source, skip->second,
+                last_named[to]);
     }
 
     // A loop-carried value overwritten by a tensor of the loop body that,
