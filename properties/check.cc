@@ -292,8 +292,13 @@ class Checker {
           About(a));
       lifetime_ok = false;
     }
+    // A hole of at least one position (the difference taken unsigned: no
+    // overflow at the ends of the int64 range).
     if (lifetime_ok && a.resumed &&
-        (a.resumed->first <= a.lifetime.last + 1 ||
+        (a.resumed->first <= a.lifetime.last ||
+         static_cast<uint64_t>(a.resumed->first) -
+                 static_cast<uint64_t>(a.lifetime.last) <
+             2 ||
          a.resumed->first > a.resumed->last ||
          (plan_.end_time && a.resumed->last > *plan_.end_time))) {
       Add(ViolationCode::kLifetime,

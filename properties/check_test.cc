@@ -382,9 +382,17 @@ TEST(CheckTest, AResumedLifetimeIsLiveInBothPartsOnly) {
   twin.allocations[0].resumed_with = "o";
   EXPECT_TRUE(Check(twin).ok()) << FormatText(Check(twin));
   EXPECT_EQ(Check(twin).buffers[0].live_bytes_lower_bound, 128u);
-  Plan early = plan_with(3, 5);
-  early.allocations[0].resumed = Lifetime{3, 8};
-  EXPECT_THAT(Check(early).violations,
+  for (TimeValue first : {2, 3}) {  // Overlapping, or touching: no hole.
+    Plan early = plan_with(4, 5);
+    early.allocations[0].resumed = Lifetime{first, 8};
+    EXPECT_THAT(Check(early).violations,
+                HasCode(ViolationCode::kLifetime, "resumes before"));
+  }
+  Plan huge = plan_with(4, 5);
+  huge.end_time.reset();
+  huge.allocations[0].lifetime = {INT64_MAX - 1, INT64_MAX};
+  huge.allocations[0].resumed = Lifetime{INT64_MAX, INT64_MAX};
+  EXPECT_THAT(Check(huge).violations,
               HasCode(ViolationCode::kLifetime, "resumes before"));
 }
 
