@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <memory>
 #include <numeric>
+#include <optional>
 #include <queue>
 #include <tuple>
 #include <unordered_map>
@@ -298,6 +299,7 @@ Result<Plan> PlanFromProgram(const Program& program, size_t method_index,
   // slot refers to then: `holder` (-1: a slot's own tensor).
   struct Move {
     int64_t storage;  // The value whose planned bytes `to` now names.
+    int64_t from;
     int64_t to;
     TimeValue at;
   };
@@ -473,7 +475,7 @@ Result<Plan> PlanFromProgram(const Program& program, size_t method_index,
             const int64_t storage = holder[from] >= 0 ? holder[from] : from;
             if (to != storage) {
               holder[to] = storage;
-              moves.push_back({storage, to, time});
+              moves.push_back({storage, from, to, time});
             } else {
               holder[to] = -1;  // Back to its own tensor.
               if (slot_of[to] >= 0) slot_named_otherwise[slot_of[to]] = 1;
@@ -651,9 +653,30 @@ Result<Plan> PlanFromProgram(const Program& program, size_t method_index,
       held.resumed.reset();
     }
   };
+  // Slots that name a true branch's output on the path through it, with a
+  // resumed part: the slot it was moved into, and every slot moved on from
+  // there after the join (the slot itself follows the false branch's move,
+  // the last one in position order).
+  struct TrueOutput {
+    size_t allocation;
+    TimeValue skip, join;  // Its cond's false branch: moves there skip it.
+  };
+  std::unordered_map<int64_t, TrueOutput> true_output_of;  // By slot.
   // A moved-from tensor's bytes live as long as a slot moved to names them
   // (its own lifetime's end, or a method output's: the run's end).
   for (const Move& m : moves) {
+    // A move from a slot that names a true output on its path carries that
+    // output on too; a move into a slot replaces what it named.
+    auto carried = true_output_of.find(m.from);
+    const std::optional<TrueOutput> carried_output =
+        carried == true_output_of.end()
+            ? std::nullopt
+            : std::optional<TrueOutput>(carried->second);
+    auto replaced = true_output_of.find(m.to);
+    if (replaced != true_output_of.end() &&
+        !(replaced->second.skip < m.at && m.at < replaced->second.join)) {
+      true_output_of.erase(replaced);
+    }
     while (next_branch < true_branches.size() &&
            true_branches[next_branch].entry < m.at) {
       const TrueBranch& branch = true_branches[next_branch++];
@@ -694,6 +717,7 @@ Result<Plan> PlanFromProgram(const Program& program, size_t method_index,
                          : Lifetime{join, reach};
       widen(held);
       held.kept_by_move = m.at;
+      true_output_of[m.to] = {planned_of[m.storage], skip, join};
       continue;
     }
     // The last part lives on.
@@ -702,6 +726,15 @@ Result<Plan> PlanFromProgram(const Program& program, size_t method_index,
       tail.last = reach;
       widen(held);
       held.kept_by_move = m.at;
+    }
+    if (carried_output) {
+      Allocation& output = plan.allocations[carried_output->allocation];
+      if (output.resumed && reach > output.resumed->last) {
+        output.resumed->last = reach;
+        widen(output);
+        output.kept_by_move = m.at;
+      }
+      true_output_of[m.to] = *carried_output;
     }
   }
 

@@ -538,6 +538,30 @@ TEST(ProgramPlanTest, ACondsTrueOutputLivesAgainFromTheJoin) {
   }
 }
 
+// testing::CondsProgram with the first cond's output moved on into w after
+// the join: w names the true output's bytes on the path through the true
+// branch, so the second cond's branches, on those bytes (128), overwrite
+// them while w is read (13); elsewhere (320) they do not.
+TEST(ProgramPlanTest, ATrueOutputMovedOnLivesWhileTheNextSlotIsRead) {
+  for (uint64_t second_region : {uint64_t{128}, uint64_t{320}}) {
+    SCOPED_TRACE("second cond at " + std::to_string(second_region));
+    ProgramBuilder b = testing::CondsProgram(/*two*/ true, second_region,
+                                             /*chained*/ true,
+                                             /*first_true_at*/ 128);
+    std::vector<uint8_t> bytes;
+    Result<Plan> plan = PlanOf(b, &bytes);
+    ASSERT_TRUE(plan.ok()) << plan.error().ToString();
+    const Allocation& first_true = Find(*plan, 7);
+    ASSERT_TRUE(first_true.resumed.has_value());
+    EXPECT_EQ(first_true.resumed->first, 6);
+    EXPECT_EQ(first_true.resumed->last, 13);
+    Report report = Check(*plan);
+    EXPECT_EQ(report.count(ViolationCode::kOverlap),
+              second_region == 128 ? 2u : 0u)
+        << FormatText(report);
+  }
+}
+
 // The two branches of one cond never run in one run: the true branch's
 // output, moved into the cond's output, does not carry its bytes over the
 // false branch, whose output ExecuTorch plans on the same bytes.
