@@ -186,10 +186,7 @@ class Checker {
     bool any_alias = false;
     for (const Allocation& a : allocations) any_alias |= a.alias_of.has_value();
     if (!any_alias) return;
-    std::unordered_map<std::string, size_t> by_id;
-    for (size_t i = 0; i < allocations.size(); ++i) {
-      by_id.emplace(allocations[i].id, i);
-    }
+    const std::unordered_map<std::string, size_t>& by_id = ById();
     for (size_t i = 0; i < allocations.size(); ++i) {
       const Allocation& a = allocations[i];
       if (!a.alias_of) continue;
@@ -210,13 +207,19 @@ class Checker {
   size_t ResumedFamily(size_t i) {
     const Allocation& a = plan_.allocations[i];
     if (!a.resumed_with) return family_[i];
+    auto it = ById().find(*a.resumed_with);
+    return it == ById().end() ? family_[i] : family_[it->second];
+  }
+
+  // Each allocation's index by its id (the first of a duplicated id), built
+  // once, on first use: only plans with aliases or resumed parts need it.
+  const std::unordered_map<std::string, size_t>& ById() {
     if (by_id_.empty()) {
       for (size_t k = 0; k < plan_.allocations.size(); ++k) {
         by_id_.emplace(plan_.allocations[k].id, k);
       }
     }
-    auto it = by_id_.find(*a.resumed_with);
-    return it == by_id_.end() ? family_[i] : family_[it->second];
+    return by_id_;
   }
 
   // family_[i]: the root of i's alias chain; members of a cycle are their

@@ -302,8 +302,10 @@ std::vector<Mutant> MutantsOf(const fb::ProgramT& program,
       }
     }
 
-    std::set<int64_t> moved_into;
-    for (const auto& move : moves) moved_into.insert(std::get<1>(move));
+    // The slots moves go into: each names the moved tensor's bytes, not its
+    // own, from its move on.
+    std::set<int64_t> destinations;
+    for (const auto& [from, to, at] : moves) destinations.insert(to);
 
     // Output over its own input; and every instruction that makes an
     // alias of a tensor, per tensor.
@@ -326,7 +328,7 @@ std::vector<Mutant> MutantsOf(const fb::ProgramT& program,
         for (size_t i = 0; i + 1 < call->args.size(); ++i) {
           // A slot moved into is read at the bytes the move made it name,
           // not its own.
-          if (moved_into.count(call->args[i])) continue;
+          if (destinations.count(call->args[i])) continue;
           const Allocation* in = planned(call->args[i]);
           if (in == nullptr || in == out || !Movable(*in) ||
               aliased.count(in->id) || out->size > in->size) {
@@ -393,8 +395,6 @@ std::vector<Mutant> MutantsOf(const fb::ProgramT& program,
     // the move and then, placed on those bytes, overwrites them while they
     // are read (ExecuTorch issue 21490). Found from the instructions alone.
     // A move's destination is left out: its own tensor is dropped there.
-    std::set<int64_t> destinations;
-    for (const auto& [from, to, at] : moves) destinations.insert(to);
     // Plants, as `kind`, each plain tensor no larger than `source` and
     // named only within [from, to] onto the bytes of `source`.
     auto overwrite = [&](const char* kind, const Allocation& source,

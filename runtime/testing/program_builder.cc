@@ -82,6 +82,18 @@ uint32_t ProgramBuilder::AddBuffer(int64_t size, Device device) {
   return id;
 }
 
+namespace {
+
+// One EValue's payload, as the object API holds it.
+template <typename T>
+fb::KernelTypesUnion Union(T value) {
+  fb::KernelTypesUnion u;
+  u.Set(std::move(value));
+  return u;
+}
+
+}  // namespace
+
 int32_t ProgramBuilder::AddValue(fb::KernelTypesUnion value) {
   fb::ExecutionPlanT& plan = method();
   auto evalue = std::make_unique<fb::EValueT>();
@@ -111,9 +123,7 @@ int32_t ProgramBuilder::AddTensor(const TensorSpec& spec) {
   }
   if (spec.device.has_value())
     tensor.extra_tensor_info = DeviceInfo(*spec.device);
-  fb::KernelTypesUnion value;
-  value.Set(std::move(tensor));
-  return AddValue(std::move(value));
+  return AddValue(Union(std::move(tensor)));
 }
 
 int32_t ProgramBuilder::AddPlannedTensor(fb::ScalarType scalar_type,
@@ -132,39 +142,27 @@ int32_t ProgramBuilder::AddPlannedTensor(fb::ScalarType scalar_type,
 int32_t ProgramBuilder::AddInt(int64_t int_val) {
   fb::IntT value;
   value.int_val = int_val;
-  fb::KernelTypesUnion u;
-  u.Set(std::move(value));
-  return AddValue(std::move(u));
+  return AddValue(Union(std::move(value)));
 }
 
 int32_t ProgramBuilder::AddBool(bool bool_val) {
   fb::BoolT value;
   value.bool_val = bool_val;
-  fb::KernelTypesUnion u;
-  u.Set(std::move(value));
-  return AddValue(std::move(u));
+  return AddValue(Union(std::move(value)));
 }
 
-int32_t ProgramBuilder::AddNull() {
-  fb::KernelTypesUnion u;
-  u.Set(fb::NullT());
-  return AddValue(std::move(u));
-}
+int32_t ProgramBuilder::AddNull() { return AddValue(Union(fb::NullT())); }
 
 int32_t ProgramBuilder::AddTensorList(std::vector<int32_t> items) {
   fb::TensorListT list;
   list.items = std::move(items);
-  fb::KernelTypesUnion u;
-  u.Set(std::move(list));
-  return AddValue(std::move(u));
+  return AddValue(Union(std::move(list)));
 }
 
 int32_t ProgramBuilder::AddOptionalTensorList(std::vector<int32_t> items) {
   fb::OptionalTensorListT list;
   list.items = std::move(items);
-  fb::KernelTypesUnion u;
-  u.Set(std::move(list));
-  return AddValue(std::move(u));
+  return AddValue(Union(std::move(list)));
 }
 
 int32_t ProgramBuilder::AddOperator(const std::string& name,
