@@ -616,10 +616,12 @@ Result<Plan> PlanFromProgram(const Program& program, size_t method_index,
   // into the same slot, which never lives in the same run. Where that
   // output holds all its bytes (as ExecuTorch plans them) its extension
   // already judges them, and none is added. Where the slot's namings end
-  // inside the false branch (its own move), or pass the end of an
-  // enclosing true branch too, or no false-branch move into the slot is
-  // found, the move is left as the interval model can judge it, without
-  // the extension.
+  // inside the false branch (its own move), or no false-branch move into
+  // the slot is found, the move is left as the interval model can judge
+  // it, without the extension. Where they pass the end of an enclosing
+  // true branch too, the resumed part ends at that branch's end: past it a
+  // second hole would be needed, over the enclosing false branch, which
+  // Allocation's one hole cannot hold, so that stretch is not judged.
   const std::vector<TrueBranch> true_branches = TrueBranches(jumps);
   // Moves are in position order: the true branches that have begun, as
   // (skip, join), innermost (least skip) first; one that ended before the
@@ -698,9 +700,14 @@ Result<Plan> PlanFromProgram(const Program& program, size_t method_index,
       open_branches.pop();
       const bool passes_outer =
           !open_branches.empty() && open_branches.top().first < reach;
+      const TimeValue outer_skip = passes_outer ? open_branches.top().first : 0;
       open_branches.push(innermost);
       const auto [skip, join] = innermost;
-      if (passes_outer || reach < join) continue;
+      // Past the end of an enclosing true branch a second hole would be
+      // needed (over that branch's false branch): the resumed part ends
+      // there, as far as every run through both true branches needs it.
+      if (passes_outer) reach = outer_skip;
+      if (reach < join) continue;
       const int64_t twin = false_twin(m.to, skip, join);
       if (twin < 0 || planned_of[twin] == kNotPlanned) continue;
       const Allocation& other = plan.allocations[planned_of[twin]];
@@ -717,7 +724,11 @@ Result<Plan> PlanFromProgram(const Program& program, size_t method_index,
                          : Lifetime{join, reach};
       widen(held);
       held.kept_by_move = m.at;
-      true_output_of[m.to] = {planned_of[m.storage], skip, join};
+      // Carried on past an enclosing branch's end it would span that
+      // branch's false branch.
+      if (!passes_outer) {
+        true_output_of[m.to] = {planned_of[m.storage], skip, join};
+      }
       continue;
     }
     // The last part lives on.

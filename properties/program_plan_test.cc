@@ -538,6 +538,62 @@ TEST(ProgramPlanTest, ACondsTrueOutputLivesAgainFromTheJoin) {
   }
 }
 
+// A cond nested in another's true branch, its output moved into y, which
+// is read past the outer join (10): on the path through both true
+// branches, y names the inner true output from its move (3) to the inner
+// skip (4) and again from the inner join (7) to the outer skip (8), where
+// t, written at 7 on its bytes (128), overwrites it. Past the outer join
+// a second hole would be needed, so that stretch is left unjudged; t
+// elsewhere (320) meets nothing.
+ProgramBuilder NestedCondThenRead(uint64_t t_at) {
+  ProgramBuilder b;
+  uint32_t cpu = b.AddBuffer(512);
+  int32_t pred =
+      b.AddPlannedTensor(executorch_flatbuffer::ScalarType::BOOL, {}, cpu, 480);
+  int32_t x = b.AddPlannedTensor(kFloat, {4, 4}, cpu, 0);
+  int32_t y = b.AddPlannedTensor(kFloat, {4, 4}, cpu, 256);
+  int32_t t = b.AddPlannedTensor(kFloat, {4, 4}, cpu, t_at);
+  int32_t z = b.AddPlannedTensor(kFloat, {4, 4}, cpu, 384);
+  int32_t always = b.AddBool(false);
+  int32_t on_true = b.AddPlannedTensor(kFloat, {4, 4}, cpu, 128);
+  int32_t on_false = b.AddPlannedTensor(kFloat, {4, 4}, cpu, 64);
+  int32_t relu = b.AddOperator("aten::relu");
+  int32_t neg = b.AddOperator("aten::neg");
+  b.AddJumpFalse(pred, 9);              // 0: outer cond.
+  b.AddJumpFalse(pred, 5);              // 1: inner cond.
+  b.AddKernelCall(relu, {x, on_true});  // 2
+  b.AddMove(on_true, y);                // 3
+  b.AddJumpFalse(always, 7);            // 4: inner skip.
+  b.AddKernelCall(neg, {x, on_false});  // 5
+  b.AddMove(on_false, y);               // 6
+  b.AddKernelCall(relu, {x, t});        // 7: inner join.
+  b.AddJumpFalse(always, 10);           // 8: outer skip.
+  b.AddKernelCall(neg, {x, y});         // 9: outer false branch.
+  b.AddKernelCall(b.AddOperator("aten::add"), {y, x, z});  // 10: join.
+  b.SetInputs({pred, x});
+  b.SetOutputs({z});
+  return b;
+}
+
+TEST(ProgramPlanTest, ANestedTrueOutputLivesAgainUpToTheOuterBranchsEnd) {
+  for (uint64_t t_at : {uint64_t{128}, uint64_t{320}}) {
+    SCOPED_TRACE("t at " + std::to_string(t_at));
+    ProgramBuilder b = NestedCondThenRead(t_at);
+    std::vector<uint8_t> bytes;
+    Result<Plan> plan = PlanOf(b, &bytes);
+    ASSERT_TRUE(plan.ok()) << plan.error().ToString();
+    const Allocation& on_true = Find(*plan, 6);
+    ASSERT_TRUE(on_true.resumed.has_value());
+    EXPECT_EQ(on_true.lifetime.last, 4);   // The inner skip.
+    EXPECT_EQ(on_true.resumed->first, 7);  // The inner join.
+    EXPECT_EQ(on_true.resumed->last, 8);   // The outer skip.
+    EXPECT_EQ(on_true.resumed_with, ProgramAllocationId(7));
+    Report report = Check(*plan);
+    EXPECT_EQ(report.count(ViolationCode::kOverlap), t_at == 128 ? 1u : 0u)
+        << FormatText(report);
+  }
+}
+
 // testing::CondsProgram with the first cond's output moved on into w after
 // the join: w names the true output's bytes on the path through the true
 // branch, so the second cond's branches, on those bytes (128), overwrite
