@@ -202,12 +202,11 @@ class Checker {
     }
   }
 
-  // The family allocation i's resumed part belongs to: that of the
-  // allocation it is resumed with, where that exists, else its own.
-  size_t ResumedFamily(size_t i) {
-    const Allocation& a = plan_.allocations[i];
-    if (!a.resumed_with) return family_[i];
-    auto it = ById().find(*a.resumed_with);
+  // The family a resumed part of allocation i belongs to: that of the
+  // allocation it may share bytes with, where that exists, else i's own.
+  size_t ResumedFamily(size_t i, const ResumedPart& part) {
+    if (!part.with) return family_[i];
+    auto it = ById().find(*part.with);
     return it == ById().end() ? family_[i] : family_[it->second];
   }
 
@@ -295,20 +294,24 @@ class Checker {
           About(a));
       lifetime_ok = false;
     }
-    // A hole of at least one position (the difference taken unsigned: no
-    // overflow at the ends of the int64 range).
-    if (lifetime_ok && a.resumed &&
-        (a.resumed->first <= a.lifetime.last ||
-         static_cast<uint64_t>(a.resumed->first) -
-                 static_cast<uint64_t>(a.lifetime.last) <
-             2 ||
-         a.resumed->first > a.resumed->last ||
-         (plan_.end_time && a.resumed->last > *plan_.end_time))) {
-      Add(ViolationCode::kLifetime,
-          "lifetime: " + DescribeAllocation(a) +
-              " resumes before its first part ends, or past the program",
-          About(a));
-      lifetime_ok = false;
+    // Each part after a hole of at least one position (the difference
+    // taken unsigned: no overflow at the ends of the int64 range).
+    TimeValue last = a.lifetime.last;
+    for (const ResumedPart& part : a.resumed) {
+      if (!lifetime_ok) break;
+      if (part.lifetime.first <= last ||
+          static_cast<uint64_t>(part.lifetime.first) -
+                  static_cast<uint64_t>(last) <
+              2 ||
+          part.lifetime.first > part.lifetime.last ||
+          (plan_.end_time && part.lifetime.last > *plan_.end_time)) {
+        Add(ViolationCode::kLifetime,
+            "lifetime: " + DescribeAllocation(a) +
+                " resumes before its part before ends, or past the program",
+            About(a));
+        lifetime_ok = false;
+      }
+      last = part.lifetime.last;
     }
 
     if (!a.device) {
@@ -442,17 +445,17 @@ class Checker {
       quality.high_water = std::max(quality.high_water, end);
       if (!a.accessed) continue;  // Its bytes are never read or written.
       // Each part of the lifetime on its own (a resumed one after a hole,
-      // which may share bytes with the allocation it is resumed with).
-      const Lifetime parts[2] = {a.lifetime, a.resumed.value_or(a.lifetime)};
-      for (size_t k = 0; k < (a.resumed ? 2 : 1); ++k) {
-        const Lifetime& part = parts[k];
+      // which may share bytes with the allocation it names).
+      for (size_t k = 0; k <= a.resumed.size(); ++k) {
+        const Lifetime& part = k == 0 ? a.lifetime : a.resumed[k - 1].lifetime;
         if (base_[i] == kNone) {
           live.push_back(
               {part.first, part.last, static_cast<uint64_t>(a.size)});
         }
         if (a.size == 0) continue;
-        items.push_back({begin, end, part.first, part.last,
-                         k == 0 ? family_[i] : ResumedFamily(i)});
+        items.push_back(
+            {begin, end, part.first, part.last,
+             k == 0 ? family_[i] : ResumedFamily(i, a.resumed[k - 1])});
         item_allocation.push_back(i);
       }
     }

@@ -365,7 +365,7 @@ TEST(CheckTest, AResumedLifetimeIsLiveInBothPartsOnly) {
     plan.buffers = {{1, 256, Device::Cpu()}};
     plan.allocations = {Alloc("r", 1, 0, 64, 1, 2),
                         Alloc("o", 1, 32, 64, first, last)};
-    plan.allocations[0].resumed = Lifetime{6, 8};
+    plan.allocations[0].resumed = {{{6, 8}, std::nullopt}};
     plan.end_time = 9;
     return plan;
   };
@@ -379,21 +379,67 @@ TEST(CheckTest, AResumedLifetimeIsLiveInBothPartsOnly) {
                 HasCode(ViolationCode::kOverlap, "r [1,2]+[6,8] bytes [0,64)"));
   }
   Plan twin = plan_with(5, 9);
-  twin.allocations[0].resumed_with = "o";
+  twin.allocations[0].resumed[0].with = "o";
   EXPECT_TRUE(Check(twin).ok()) << FormatText(Check(twin));
   EXPECT_EQ(Check(twin).buffers[0].live_bytes_lower_bound, 128u);
   for (TimeValue first : {2, 3}) {  // Overlapping, or touching: no hole.
     Plan early = plan_with(4, 5);
-    early.allocations[0].resumed = Lifetime{first, 8};
+    early.allocations[0].resumed = {{{first, 8}, std::nullopt}};
     EXPECT_THAT(Check(early).violations,
                 HasCode(ViolationCode::kLifetime, "resumes before"));
   }
   Plan huge = plan_with(4, 5);
   huge.end_time.reset();
   huge.allocations[0].lifetime = {INT64_MAX - 1, INT64_MAX};
-  huge.allocations[0].resumed = Lifetime{INT64_MAX, INT64_MAX};
+  huge.allocations[0].resumed = {{{INT64_MAX, INT64_MAX}, std::nullopt}};
   EXPECT_THAT(Check(huge).violations,
               HasCode(ViolationCode::kLifetime, "resumes before"));
+}
+
+// Holes over two false branches (nested conds): r is live over [1,2], [5,6]
+// and [9,10]. Each part after a hole may share bytes only with the
+// allocation that part names; a tensor in either hole meets nothing; parts
+// out of order, or one touching the part before it, are lifetime faults.
+TEST(CheckTest, EachPartAfterAHoleIsLiveAndSharesOnItsOwn) {
+  auto plan_with = [](TimeValue first, TimeValue last) {
+    Plan plan;
+    plan.buffers = {{1, 256, Device::Cpu()}};
+    plan.allocations = {Alloc("r", 1, 0, 64, 1, 2),
+                        Alloc("o", 1, 32, 64, first, last)};
+    plan.allocations[0].resumed = {{{5, 6}, std::nullopt},
+                                   {{9, 10}, std::nullopt}};
+    plan.end_time = 11;
+    return plan;
+  };
+  for (const auto& [first, last] :
+       {std::pair<TimeValue, TimeValue>{3, 4}, {7, 8}, {11, 11}}) {
+    EXPECT_TRUE(Check(plan_with(first, last)).ok())
+        << FormatText(Check(plan_with(first, last)));
+  }
+  for (const auto& [first, last] :
+       {std::pair<TimeValue, TimeValue>{6, 6}, {10, 11}, {0, 11}}) {
+    Report report = Check(plan_with(first, last));
+    EXPECT_EQ(report.count(ViolationCode::kOverlap), 1u) << FormatText(report);
+    EXPECT_THAT(
+        report.violations,
+        HasCode(ViolationCode::kOverlap, "r [1,2]+[5,6]+[9,10] bytes [0,64)"));
+  }
+  // o shares with the second part only: live over it, it is fine; live
+  // over the first part too, it is not.
+  Plan shares = plan_with(9, 11);
+  shares.allocations[0].resumed[1].with = "o";
+  EXPECT_TRUE(Check(shares).ok()) << FormatText(Check(shares));
+  Plan both = plan_with(5, 11);
+  both.allocations[0].resumed[1].with = "o";
+  EXPECT_EQ(Check(both).count(ViolationCode::kOverlap), 1u)
+      << FormatText(Check(both));
+  for (const auto& [first, last] :
+       {std::pair<TimeValue, TimeValue>{4, 8}, {7, 10}, {6, 8}}) {
+    Plan disordered = plan_with(3, 3);
+    disordered.allocations[0].resumed[1].lifetime = {first, last};
+    EXPECT_THAT(Check(disordered).violations,
+                HasCode(ViolationCode::kLifetime, "resumes before"));
+  }
 }
 
 }  // namespace

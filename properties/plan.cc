@@ -24,9 +24,9 @@ std::string DescribeAllocation(const Allocation& a) {
     end_text = std::to_string(a.offset) + "+" + std::to_string(a.size);
   }
   std::string resumed;
-  if (a.resumed) {
-    resumed = "+[" + std::to_string(a.resumed->first) + "," +
-              std::to_string(a.resumed->last) + "]";
+  for (const ResumedPart& part : a.resumed) {
+    resumed += "+[" + std::to_string(part.lifetime.first) + "," +
+               std::to_string(part.lifetime.last) + "]";
   }
   return a.id + " [" + std::to_string(a.lifetime.first) + "," +
          std::to_string(a.lifetime.last) + "]" + resumed + " bytes [" +
@@ -34,7 +34,9 @@ std::string DescribeAllocation(const Allocation& a) {
 }
 
 Lifetime LifetimeHull(const Allocation& a) {
-  return a.resumed ? Lifetime{a.lifetime.first, a.resumed->last} : a.lifetime;
+  return a.resumed.empty()
+             ? a.lifetime
+             : Lifetime{a.lifetime.first, a.resumed.back().lifetime.last};
 }
 
 std::string DescribeInstruction(const Plan& plan, TimeValue position) {

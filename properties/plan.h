@@ -32,6 +32,19 @@ struct Buffer {
   Device device;     // May hold an unknown device type read from a file.
 };
 
+// A part of an allocation's lifetime after a hole (Allocation::resumed).
+struct ResumedPart {
+  Lifetime lifetime;
+  // The allocation it may share bytes with: the false branch's output moved
+  // into the same slot, which never lives in the same run.
+  std::optional<std::string> with;
+
+  bool operator==(const ResumedPart& other) const {
+    return lifetime.first == other.lifetime.first &&
+           lifetime.last == other.lifetime.last && with == other.with;
+  }
+};
+
 struct Allocation {
   std::string id;
   SpecKind kind = SpecKind::kPlain;
@@ -49,16 +62,16 @@ struct Allocation {
   // to) read these bytes last, where that outlived the tensor's own
   // namings (-1: none did), so that messages can say why it is live.
   TimeValue kept_by_move = -1;
-  // Program plans: where the tensor is live again after a hole in its
-  // lifetime, [resumed->first, resumed->last] past lifetime.last + 1: a
+  // Program plans: where the tensor is live again after holes in its
+  // lifetime, in time order, each part past the one before it plus one: a
   // cond's true-branch output, moved into the cond's output, is not live
   // over the false branch (which runs instead of the true one) but is again
-  // where the cond's output is read after the join. Only where the false
-  // branch's output (`resumed_with`, moved into the same slot) does not
-  // already hold these bytes there; the two never live in one run, so the
-  // resumed part may share bytes with it.
-  std::optional<Lifetime> resumed;
-  std::optional<std::string> resumed_with;
+  // where the cond's output is read after the join; nested in other true
+  // branches, it has a hole over each of their false branches too. Only
+  // where the false branch's output (ResumedPart::with, moved into the
+  // same slot) does not already hold these bytes there; the two never live
+  // in one run, so the part may share bytes with it.
+  std::vector<ResumedPart> resumed;
   // Program plans: false for a tensor no instruction can read or write (a
   // slot into which every path moves another tensor before naming it; the
   // runtime still resolves its pointer). Its bounds, alignment and device
@@ -110,7 +123,7 @@ Offset AllocationEnd(const Allocation& allocation);
 // "t3 [2,5] bytes [64,128)" ("t3 [2,5]+[8,9] ..." with a resumed part):
 // how messages name an allocation.
 std::string DescribeAllocation(const Allocation& allocation);
-// From the lifetime's first to the end of `resumed` where there is one.
+// From the lifetime's first to the end of its last resumed part, if any.
 Lifetime LifetimeHull(const Allocation& allocation);
 
 }  // namespace properties

@@ -608,27 +608,26 @@ Result<Plan> PlanFromProgram(const Program& program, size_t method_index,
   }
 
   // A cond's true branch runs instead of its false branch, which lies
-  // between the true branch's move and the join: where the slot moved into
-  // is named past the join, the true branch's output is live up to its
-  // skip jump and again from the join (Allocation::resumed), not over the
-  // false branch, whose tensors ExecuTorch plans on the same bytes; and
-  // the resumed part may share bytes with the false branch's output moved
-  // into the same slot, which never lives in the same run. Where that
-  // output holds all its bytes (as ExecuTorch plans them) its extension
-  // already judges them, and none is added. Where the slot's namings end
-  // inside the false branch (its own move), or no false-branch move into
-  // the slot is found, the move is left as the interval model can judge
-  // it, without the extension. Where they pass the end of an enclosing
-  // true branch too, the resumed part ends at that branch's end: past it a
-  // second hole would be needed, over the enclosing false branch, which
-  // Allocation's one hole cannot hold, so that stretch is not judged.
+  // between the true branch's skip jump and the join: where the slot moved
+  // into is named past the join, the true branch's output is live up to
+  // its skip jump and again from the join (Allocation::resumed), not over
+  // the false branch, whose tensors ExecuTorch plans on the same bytes;
+  // and the resumed part may share bytes with the false branch's output
+  // moved into the same slot, which never lives in the same run. A move
+  // inside several true branches (nested conds) whose slot is named past
+  // their ends gets a hole over each of their false branches, each part
+  // after one sharing with that branch's output. Where the innermost false
+  // output holds all its bytes (as ExecuTorch plans them) its own parts
+  // already judge them, and none is added. Where the slot's namings end
+  // inside a false branch (its own move), or no move into the slot is
+  // found in one, the parts end before it; where that is the innermost,
+  // the move is left as the interval model can judge it, without the
+  // extension.
   const std::vector<TrueBranch> true_branches = TrueBranches(jumps);
-  // Moves are in position order: the true branches that have begun, as
-  // (skip, join), innermost (least skip) first; one that ended before the
-  // move is dropped.
+  // Moves are in position order: the true branches the move lies in, as
+  // (skip, join), innermost (least skip) first.
   using SkipJoin = std::pair<TimeValue, TimeValue>;
-  std::priority_queue<SkipJoin, std::vector<SkipJoin>, std::greater<SkipJoin>>
-      open_branches;
+  std::vector<SkipJoin> open_branches;
   size_t next_branch = 0;
   // The moves into each slot, in position order; the last one into `to`
   // within (skip, join): its storage, or -1.
@@ -644,49 +643,71 @@ Result<Plan> PlanFromProgram(const Program& program, size_t method_index,
     const Move& twin = moves[*std::prev(it)];
     return twin.at > skip ? twin.storage : int64_t{-1};
   };
-  // Loops widen each part; parts that come to meet become one.
+  // Loops widen each part; parts that come to meet become one (one that
+  // meets the first part, or two with different false outputs, shares
+  // bytes with nothing).
   auto widen = [&](Allocation& held) {
     held.lifetime = loops.Widen(held.lifetime);
-    if (!held.resumed) return;
-    *held.resumed = loops.Widen(*held.resumed);
-    if (held.resumed->first <= held.lifetime.last + 1) {
-      held.lifetime.first = std::min(held.lifetime.first, held.resumed->first);
-      held.lifetime.last = std::max(held.lifetime.last, held.resumed->last);
-      held.resumed.reset();
+    if (held.resumed.empty()) return;
+    for (ResumedPart& part : held.resumed) {
+      part.lifetime = loops.Widen(part.lifetime);
     }
+    std::sort(held.resumed.begin(), held.resumed.end(),
+              [](const ResumedPart& x, const ResumedPart& y) {
+                return x.lifetime.first < y.lifetime.first;
+              });
+    std::vector<ResumedPart> parts;
+    for (ResumedPart& part : held.resumed) {
+      Lifetime& before = parts.empty() ? held.lifetime : parts.back().lifetime;
+      if (part.lifetime.first > before.last + 1) {
+        parts.push_back(std::move(part));
+        continue;
+      }
+      before.first = std::min(before.first, part.lifetime.first);
+      before.last = std::max(before.last, part.lifetime.last);
+      if (!parts.empty() && parts.back().with != part.with) {
+        parts.back().with.reset();
+      }
+    }
+    held.resumed = std::move(parts);
   };
-  // Slots that name a true branch's output on the path through it, with a
-  // resumed part: the slot it was moved into, and every slot moved on from
-  // there after the join (the slot itself follows the false branch's move,
-  // the last one in position order).
-  struct TrueOutput {
-    size_t allocation;
-    TimeValue skip, join;  // Its cond's false branch: moves there skip it.
+  // Slots that name true-branch outputs on the paths through their
+  // branches, with resumed parts: the slot they were moved into, and every
+  // slot moved on from there after the innermost join (the slot itself
+  // follows the false branch's move, the last one in position order).
+  struct TrueOutputs {
+    std::vector<size_t> allocations;
+    TimeValue skip, join;  // The innermost false branch: moves there skip it.
   };
-  std::unordered_map<int64_t, TrueOutput> true_output_of;  // By slot.
+  std::unordered_map<int64_t, TrueOutputs> true_outputs_of;  // By slot.
   // A moved-from tensor's bytes live as long as a slot moved to names them
   // (its own lifetime's end, or a method output's: the run's end).
   for (const Move& m : moves) {
-    // A move from a slot that names a true output on its path carries that
-    // output on too; a move into a slot replaces what it named.
-    auto carried = true_output_of.find(m.from);
-    const std::optional<TrueOutput> carried_output =
-        carried == true_output_of.end()
+    // A move from a slot that names true outputs on their paths carries
+    // them on too; a move into a slot replaces what it named.
+    auto carried_it = true_outputs_of.find(m.from);
+    const std::optional<TrueOutputs> carried =
+        carried_it == true_outputs_of.end()
             ? std::nullopt
-            : std::optional<TrueOutput>(carried->second);
-    auto replaced = true_output_of.find(m.to);
-    if (replaced != true_output_of.end() &&
+            : std::optional<TrueOutputs>(carried_it->second);
+    auto replaced = true_outputs_of.find(m.to);
+    if (replaced != true_outputs_of.end() &&
         !(replaced->second.skip < m.at && m.at < replaced->second.join)) {
-      true_output_of.erase(replaced);
+      true_outputs_of.erase(replaced);
     }
     while (next_branch < true_branches.size() &&
            true_branches[next_branch].entry < m.at) {
       const TrueBranch& branch = true_branches[next_branch++];
-      open_branches.push({branch.skip, branch.join});
+      const SkipJoin opened{branch.skip, branch.join};
+      open_branches.insert(
+          std::lower_bound(open_branches.begin(), open_branches.end(), opened),
+          opened);
     }
-    while (!open_branches.empty() && open_branches.top().first <= m.at) {
-      open_branches.pop();
-    }
+    open_branches.erase(
+        open_branches.begin(),
+        std::lower_bound(
+            open_branches.begin(), open_branches.end(),
+            SkipJoin{m.at + 1, std::numeric_limits<TimeValue>::min()}));
     if (planned_of[m.storage] == kNotPlanned) continue;
     TimeValue reach = last[m.to];
     if (planned_of[m.to] != kNotPlanned) {
@@ -694,59 +715,75 @@ Result<Plan> PlanFromProgram(const Program& program, size_t method_index,
     } else if (is_output[m.to]) {
       reach = end_time;
     }
-    Allocation& held = plan.allocations[planned_of[m.storage]];
-    if (!open_branches.empty() && open_branches.top().first < reach) {
-      const SkipJoin innermost = open_branches.top();
-      open_branches.pop();
-      const bool passes_outer =
-          !open_branches.empty() && open_branches.top().first < reach;
-      const TimeValue outer_skip = passes_outer ? open_branches.top().first : 0;
-      open_branches.push(innermost);
-      const auto [skip, join] = innermost;
-      // Past the end of an enclosing true branch a second hole would be
-      // needed (over that branch's false branch): the resumed part ends
-      // there, as far as every run through both true branches needs it.
-      if (passes_outer) reach = outer_skip;
-      if (reach < join) continue;
-      const int64_t twin = false_twin(m.to, skip, join);
-      if (twin < 0 || planned_of[twin] == kNotPlanned) continue;
-      const Allocation& other = plan.allocations[planned_of[twin]];
-      if (other.mem_id == held.mem_id && other.offset <= held.offset &&
-          static_cast<__int128>(held.offset) + held.size <=
-              static_cast<__int128>(other.offset) + other.size) {
-        continue;
+    // What the slot names from here on: the moved storage, and on the paths
+    // through true branches, the outputs carried with it.
+    std::vector<size_t> named = {planned_of[m.storage]};
+    if (carried) {
+      for (size_t p : carried->allocations) {
+        if (p != named.front()) named.push_back(p);
       }
-      held.resumed_with = other.id;
-      held.lifetime.last = std::max(held.lifetime.last, skip);
-      held.resumed = held.resumed
-                         ? Lifetime{std::min(held.resumed->first, join),
-                                    std::max(held.resumed->last, reach)}
-                         : Lifetime{join, reach};
-      widen(held);
-      held.kept_by_move = m.at;
-      // Carried on past an enclosing branch's end it would span that
-      // branch's false branch.
-      if (!passes_outer) {
-        true_output_of[m.to] = {planned_of[m.storage], skip, join};
+    }
+    size_t passed = 0;  // The true branches whose ends the namings pass.
+    while (passed < open_branches.size() &&
+           open_branches[passed].first < reach) {
+      ++passed;
+    }
+    if (passed > 0) {
+      // A hole over each false branch passed, innermost first, while the
+      // namings reach its join and a move into the slot is found in it.
+      std::vector<const Allocation*> twins;
+      while (twins.size() < passed) {
+        const auto [skip, join] = open_branches[twins.size()];
+        if (reach < join) break;
+        const int64_t twin = false_twin(m.to, skip, join);
+        if (twin < 0 || planned_of[twin] == kNotPlanned) break;
+        twins.push_back(&plan.allocations[planned_of[twin]]);
+      }
+      if (twins.empty()) continue;
+      TrueOutputs outputs{
+          {}, open_branches.front().first, open_branches.front().second};
+      for (size_t p : named) {
+        Allocation& held = plan.allocations[p];
+        const Allocation& inner = *twins.front();
+        if (inner.mem_id == held.mem_id && inner.offset <= held.offset &&
+            static_cast<__int128>(held.offset) + held.size <=
+                static_cast<__int128>(inner.offset) + inner.size) {
+          continue;
+        }
+        Lifetime& tail =
+            held.resumed.empty() ? held.lifetime : held.resumed.back().lifetime;
+        tail.last = std::max(tail.last, open_branches.front().first);
+        for (size_t k = 0; k < twins.size(); ++k) {
+          // Up to the next branch's end, or where the namings end once
+          // every branch passed has its hole.
+          const TimeValue end =
+              k + 1 < passed ? open_branches[k + 1].first : reach;
+          held.resumed.push_back(
+              {{open_branches[k].second, end}, twins[k]->id});
+        }
+        widen(held);
+        held.kept_by_move = m.at;
+        outputs.allocations.push_back(p);
+      }
+      // Carried on past a branch's end with no hole over its false branch,
+      // they would span it.
+      if (twins.size() == passed && !outputs.allocations.empty()) {
+        true_outputs_of[m.to] = std::move(outputs);
       }
       continue;
     }
     // The last part lives on.
-    Lifetime& tail = held.resumed ? *held.resumed : held.lifetime;
-    if (reach > tail.last) {
-      tail.last = reach;
-      widen(held);
-      held.kept_by_move = m.at;
-    }
-    if (carried_output) {
-      Allocation& output = plan.allocations[carried_output->allocation];
-      if (output.resumed && reach > output.resumed->last) {
-        output.resumed->last = reach;
-        widen(output);
-        output.kept_by_move = m.at;
+    for (size_t p : named) {
+      Allocation& held = plan.allocations[p];
+      Lifetime& tail =
+          held.resumed.empty() ? held.lifetime : held.resumed.back().lifetime;
+      if (reach > tail.last) {
+        tail.last = reach;
+        widen(held);
+        held.kept_by_move = m.at;
       }
-      true_output_of[m.to] = *carried_output;
     }
+    if (carried) true_outputs_of[m.to] = *carried;
   }
 
   // The base of each storage group: a member no operator made an alias,

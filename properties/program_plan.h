@@ -18,8 +18,9 @@
 // branch (between the jump on the predicate and the jump on a constant
 // false over the false branch) whose destination is named past the join
 // is not carried over the false branch, which runs instead of it: the
-// output is live again from the join (Allocation::resumed), and may share
-// bytes there with the false branch's output (resumed_with). A slot into
+// output is live again from the join (Allocation::resumed; nested, after
+// a hole over each false branch passed), and may share bytes there with
+// the false branch's output (ResumedPart::with). A slot into
 // which every path moves a tensor before any other naming (both branches
 // of a cond move into its output) never uses its own planned tensor:
 // Allocation::accessed is false, its bytes meet nothing. Method inputs

@@ -13,11 +13,19 @@
 
 namespace memplan {
 namespace properties {
+
+// For gtest's messages (found by argument-dependent lookup).
+void PrintTo(const ResumedPart& part, std::ostream* out) {
+  *out << "[" << part.lifetime.first << "," << part.lifetime.last << "] with "
+       << part.with.value_or("nothing");
+}
+
 namespace {
 
 namespace fb = executorch_flatbuffer;
 using ::memplan::testing::IsError;
 using ::testing::AnyOf;
+using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 using testing::ProgramBuilder;
 
@@ -521,12 +529,11 @@ TEST(ProgramPlanTest, ACondsTrueOutputLivesAgainFromTheJoin) {
     Result<Plan> plan = PlanOf(b, &bytes);
     ASSERT_TRUE(plan.ok()) << plan.error().ToString();
     const Allocation& on_true = Find(*plan, 6);
-    EXPECT_EQ(on_true.resumed.has_value(), c.resumed);
+    EXPECT_EQ(on_true.resumed.size(), c.resumed ? 1u : 0u);
     if (c.resumed) {
-      EXPECT_EQ(on_true.lifetime.last, 3);   // Its skip jump.
-      EXPECT_EQ(on_true.resumed->first, 6);  // The join.
-      EXPECT_EQ(on_true.resumed->last, 7);   // y's read.
-      EXPECT_EQ(on_true.resumed_with, ProgramAllocationId(7));
+      EXPECT_EQ(on_true.lifetime.last, 3);  // Its skip jump.
+      EXPECT_EQ(on_true.resumed[0],
+                (ResumedPart{{6, 7}, ProgramAllocationId(7)}));  // Join, read.
     }
     EXPECT_EQ(Find(*plan, 7).lifetime.last, 7);
     Report report = Check(*plan);
@@ -539,13 +546,15 @@ TEST(ProgramPlanTest, ACondsTrueOutputLivesAgainFromTheJoin) {
 }
 
 // A cond nested in another's true branch, its output moved into y, which
-// is read past the outer join (10): on the path through both true
-// branches, y names the inner true output from its move (3) to the inner
-// skip (4) and again from the inner join (7) to the outer skip (8), where
-// t, written at 7 on its bytes (128), overwrites it. Past the outer join
-// a second hole would be needed, so that stretch is left unjudged; t
-// elsewhere (320) meets nothing.
-ProgramBuilder NestedCondThenRead(uint64_t t_at) {
+// is read past the outer join: on the path through both true branches, y
+// names the inner true output from its move (3) to the inner skip (4) and
+// again from the inner join (7) to the outer skip (8), where t, written at
+// 7 on its bytes (128), overwrites it; t elsewhere (320) meets nothing.
+// Where the outer false branch moves its own output into y
+// (outer_moves), the inner true output is live again from the outer join
+// (11) to y's read, a second hole over that branch; where it writes y
+// itself, no output shares y there, and the parts end before it.
+ProgramBuilder NestedCondThenRead(uint64_t t_at, bool outer_moves) {
   ProgramBuilder b;
   uint32_t cpu = b.AddBuffer(512);
   int32_t pred =
@@ -557,39 +566,132 @@ ProgramBuilder NestedCondThenRead(uint64_t t_at) {
   int32_t always = b.AddBool(false);
   int32_t on_true = b.AddPlannedTensor(kFloat, {4, 4}, cpu, 128);
   int32_t on_false = b.AddPlannedTensor(kFloat, {4, 4}, cpu, 64);
+  int32_t of = b.AddPlannedTensor(kFloat, {4, 4}, cpu, 192);
   int32_t relu = b.AddOperator("aten::relu");
   int32_t neg = b.AddOperator("aten::neg");
-  b.AddJumpFalse(pred, 9);              // 0: outer cond.
-  b.AddJumpFalse(pred, 5);              // 1: inner cond.
-  b.AddKernelCall(relu, {x, on_true});  // 2
-  b.AddMove(on_true, y);                // 3
-  b.AddJumpFalse(always, 7);            // 4: inner skip.
-  b.AddKernelCall(neg, {x, on_false});  // 5
-  b.AddMove(on_false, y);               // 6
-  b.AddKernelCall(relu, {x, t});        // 7: inner join.
-  b.AddJumpFalse(always, 10);           // 8: outer skip.
-  b.AddKernelCall(neg, {x, y});         // 9: outer false branch.
-  b.AddKernelCall(b.AddOperator("aten::add"), {y, x, z});  // 10: join.
+  b.AddJumpFalse(pred, 9);                        // 0: outer cond.
+  b.AddJumpFalse(pred, 5);                        // 1: inner cond.
+  b.AddKernelCall(relu, {x, on_true});            // 2
+  b.AddMove(on_true, y);                          // 3
+  b.AddJumpFalse(always, 7);                      // 4: inner skip.
+  b.AddKernelCall(neg, {x, on_false});            // 5
+  b.AddMove(on_false, y);                         // 6
+  b.AddKernelCall(relu, {x, t});                  // 7: inner join.
+  b.AddJumpFalse(always, outer_moves ? 11 : 10);  // 8: outer skip.
+  if (outer_moves) {
+    b.AddKernelCall(neg, {x, of});  // 9: outer false branch.
+    b.AddMove(of, y);               // 10
+  } else {
+    b.AddKernelCall(neg, {x, y});  // 9: outer false branch.
+  }
+  b.AddKernelCall(b.AddOperator("aten::add"), {y, x, z});  // The join.
   b.SetInputs({pred, x});
   b.SetOutputs({z});
   return b;
 }
 
 TEST(ProgramPlanTest, ANestedTrueOutputLivesAgainUpToTheOuterBranchsEnd) {
-  for (uint64_t t_at : {uint64_t{128}, uint64_t{320}}) {
-    SCOPED_TRACE("t at " + std::to_string(t_at));
-    ProgramBuilder b = NestedCondThenRead(t_at);
+  for (bool outer_moves : {false, true}) {
+    for (uint64_t t_at : {uint64_t{128}, uint64_t{320}}) {
+      SCOPED_TRACE("t at " + std::to_string(t_at) +
+                   (outer_moves ? ", the outer false branch moves" : ""));
+      ProgramBuilder b = NestedCondThenRead(t_at, outer_moves);
+      std::vector<uint8_t> bytes;
+      Result<Plan> plan = PlanOf(b, &bytes);
+      ASSERT_TRUE(plan.ok()) << plan.error().ToString();
+      const Allocation& on_true = Find(*plan, 6);
+      EXPECT_EQ(on_true.lifetime.last, 4);  // The inner skip.
+      const ResumedPart inner_part{{7, 8}, ProgramAllocationId(7)};
+      if (outer_moves) {
+        EXPECT_THAT(on_true.resumed,
+                    ElementsAre(inner_part,
+                                ResumedPart{{11, 11}, ProgramAllocationId(8)}));
+      } else {
+        EXPECT_THAT(on_true.resumed, ElementsAre(inner_part));
+      }
+      Report report = Check(*plan);
+      EXPECT_EQ(report.count(ViolationCode::kOverlap), t_at == 128 ? 1u : 0u)
+          << FormatText(report);
+    }
+  }
+}
+
+// ExecuTorch's nested conds: the inner cond's branches move their outputs
+// (it, if) into its output slot (s), which the outer true branch moves on
+// into the outer output (u) at the inner join; the outer false branch
+// moves its own output (of) into u; u is read after the outer join. On the
+// path through both true branches u names it's bytes, so `it` is live over
+// [2,4] (to the inner skip), [7,8] (inner join to outer skip) and again
+// from the outer join to u's read, with a hole over each false branch.
+// t written at the outer join on it's bytes (128) overwrites them; t
+// written in the outer false branch on them (t_in_outer_false), which
+// never runs with the inner true branch, does not, nor does t elsewhere
+// (448).
+ProgramBuilder ExecuTorchNestedConds(uint64_t t_at, bool t_in_outer_false) {
+  ProgramBuilder b;
+  uint32_t cpu = b.AddBuffer(512);
+  int32_t pred =
+      b.AddPlannedTensor(executorch_flatbuffer::ScalarType::BOOL, {}, cpu, 480);
+  int32_t x = b.AddPlannedTensor(kFloat, {4, 4}, cpu, 0);
+  int32_t of = b.AddPlannedTensor(kFloat, {4, 4}, cpu, 64);
+  int32_t it = b.AddPlannedTensor(kFloat, {4, 4}, cpu, 128);
+  int32_t inner_false = b.AddPlannedTensor(kFloat, {4, 4}, cpu, 192);
+  int32_t s = b.AddPlannedTensor(kFloat, {4, 4}, cpu, 256);
+  int32_t u = b.AddPlannedTensor(kFloat, {4, 4}, cpu, 320);
+  int32_t z = b.AddPlannedTensor(kFloat, {4, 4}, cpu, 384);
+  int32_t t = b.AddPlannedTensor(kFloat, {4, 4}, cpu, t_at);
+  int32_t always = b.AddBool(false);
+  int32_t relu = b.AddOperator("aten::relu");
+  int32_t neg = b.AddOperator("aten::neg");
+  const int32_t join = t_in_outer_false ? 12 : 11;
+  b.AddJumpFalse(pred, 9);                               // 0: outer cond.
+  b.AddJumpFalse(pred, 5);                               // 1: inner cond.
+  b.AddKernelCall(relu, {x, it});                        // 2
+  b.AddMove(it, s);                                      // 3
+  b.AddJumpFalse(always, 7);                             // 4: inner skip.
+  b.AddKernelCall(neg, {x, inner_false});                // 5
+  b.AddMove(inner_false, s);                             // 6
+  b.AddMove(s, u);                                       // 7: inner join.
+  b.AddJumpFalse(always, join);                          // 8: outer skip.
+  if (t_in_outer_false) b.AddKernelCall(relu, {x, t});   // 9
+  b.AddKernelCall(neg, {x, of});                         // 9 or 10
+  b.AddMove(of, u);                                      // 10 or 11
+  if (!t_in_outer_false) b.AddKernelCall(relu, {x, t});  // 11: join.
+  b.AddKernelCall(b.AddOperator("aten::add"),            // 12
+                  {u, t_in_outer_false ? x : t, z});
+  b.SetInputs({pred, x});
+  b.SetOutputs({z});
+  return b;
+}
+
+TEST(ProgramPlanTest, ANestedTrueOutputHasAHoleOverEachFalseBranch) {
+  struct Case {
+    uint64_t t_at;
+    bool t_in_outer_false;
+    size_t overlaps;
+  };
+  for (const Case& c :
+       {Case{128, false, 1}, Case{448, false, 0}, Case{128, true, 0}}) {
+    SCOPED_TRACE("t at " + std::to_string(c.t_at) +
+                 (c.t_in_outer_false ? " in the outer false branch" : ""));
+    ProgramBuilder b = ExecuTorchNestedConds(c.t_at, c.t_in_outer_false);
     std::vector<uint8_t> bytes;
     Result<Plan> plan = PlanOf(b, &bytes);
     ASSERT_TRUE(plan.ok()) << plan.error().ToString();
-    const Allocation& on_true = Find(*plan, 6);
-    ASSERT_TRUE(on_true.resumed.has_value());
-    EXPECT_EQ(on_true.lifetime.last, 4);   // The inner skip.
-    EXPECT_EQ(on_true.resumed->first, 7);  // The inner join.
-    EXPECT_EQ(on_true.resumed->last, 8);   // The outer skip.
-    EXPECT_EQ(on_true.resumed_with, ProgramAllocationId(7));
+    const TimeValue join = c.t_in_outer_false ? 12 : 11;
+    const Allocation& it = Find(*plan, 3);
+    EXPECT_EQ(it.lifetime.first, 2);
+    EXPECT_EQ(it.lifetime.last, 4);  // The inner skip.
+    EXPECT_THAT(it.resumed,
+                ElementsAre(ResumedPart{{7, 8}, ProgramAllocationId(4)},
+                            ResumedPart{{join, 12}, ProgramAllocationId(2)}));
+    // The inner false output: to the outer skip, and from the outer join.
+    const Allocation& inner_false = Find(*plan, 4);
+    EXPECT_EQ(inner_false.lifetime.last, 8);
+    EXPECT_THAT(inner_false.resumed,
+                ElementsAre(ResumedPart{{join, 12}, ProgramAllocationId(2)}));
     Report report = Check(*plan);
-    EXPECT_EQ(report.count(ViolationCode::kOverlap), t_at == 128 ? 1u : 0u)
+    EXPECT_EQ(report.count(ViolationCode::kOverlap), c.overlaps)
         << FormatText(report);
   }
 }
@@ -608,9 +710,9 @@ TEST(ProgramPlanTest, ATrueOutputMovedOnLivesWhileTheNextSlotIsRead) {
     Result<Plan> plan = PlanOf(b, &bytes);
     ASSERT_TRUE(plan.ok()) << plan.error().ToString();
     const Allocation& first_true = Find(*plan, 7);
-    ASSERT_TRUE(first_true.resumed.has_value());
-    EXPECT_EQ(first_true.resumed->first, 6);
-    EXPECT_EQ(first_true.resumed->last, 13);
+    ASSERT_EQ(first_true.resumed.size(), 1u);
+    EXPECT_EQ(first_true.resumed[0].lifetime.first, 6);
+    EXPECT_EQ(first_true.resumed[0].lifetime.last, 13);
     Report report = Check(*plan);
     EXPECT_EQ(report.count(ViolationCode::kOverlap),
               second_region == 128 ? 2u : 0u)

@@ -57,11 +57,12 @@ TEST(StorageGroupsTest, AnAliasChainIsOneItemOverTheUnionOfLifetimes) {
   EXPECT_THAT(MemberIndices(storage.groups[1]), ElementsAre(3));
 }
 
-// A lifetime with a hole (Allocation::resumed) is planned over its hull.
+// A lifetime with holes (Allocation::resumed) is planned over its hull.
 TEST(StorageGroupsTest, AResumedLifetimeIsPlannedOverItsHull) {
   Plan plan;
   plan.allocations = {Alloc("true_out", 0, 64, 1, 3), Alloc("x", 64, 64, 0, 9)};
-  plan.allocations[0].resumed = Lifetime{6, 12};
+  plan.allocations[0].resumed = {{{6, 8}, std::nullopt},
+                                 {{10, 12}, std::nullopt}};
   StorageGroups storage = GroupStorage(plan);
   ASSERT_EQ(storage.groups.size(), 2u);
   EXPECT_EQ(storage.groups[0].item.lifetime.first, 1);
