@@ -167,6 +167,10 @@ std::vector<Subject> Subjects() {
       {"builder/conds_apart",
        testing::CondsProgram(/*two*/ true, /*apart*/ 320, /*chained*/ false,
                              /*first_true_at*/ 128)
+           .Build()},
+      // Nested conds as ExecuTorch emits them, each output apart.
+      {"builder/nested_conds",
+       testing::NestedCondsProgram(/*t_at*/ 448, /*t_in_outer_false*/ false)
            .Build()}};
   for (const auto& entry : fs::directory_iterator(Runfile("examples/graphs"))) {
     std::ifstream in(entry.path());
@@ -267,8 +271,9 @@ std::vector<Mutant> MutantsOf(const fb::ProgramT& program,
     // Moves (from, to, position), and where forward jumps land.
     std::vector<std::tuple<int64_t, int64_t, int64_t>> moves;
     std::set<int64_t> landings;
-    // Jumps on a constant false: position to destination.
-    std::map<int64_t, int64_t> forward_jump_to;
+    // Jumps on a constant false: position to destination; and the other
+    // forward jumps: destination to position.
+    std::map<int64_t, int64_t> forward_jump_to, jump_landing_at;
     int64_t position = 0;
     for (const auto& chain : method.chains) {
       const int64_t chain_start = position;
@@ -295,6 +300,9 @@ std::vector<Mutant> MutantsOf(const fb::ProgramT& program,
             if (cond != nullptr && !cond->bool_val) {  // Always jumps.
               forward_jump_to[position] =
                   chain_start + jump->destination_instruction;
+            } else {
+              jump_landing_at[chain_start + jump->destination_instruction] =
+                  position;
             }
           }
         }
@@ -394,17 +402,31 @@ std::vector<Mutant> MutantsOf(const fb::ProgramT& program,
     // bytes up to their last kernel naming; a tensor named only between
     // the move and then, placed on those bytes, overwrites them while they
     // are read (ExecuTorch issue 21490). Found from the instructions alone.
-    // A move's destination is left out: its own tensor is dropped there.
+    // A move's destination is left out: its own tensor is dropped there;
+    // so is a source that is one (it names the bytes moved into it).
     // Plants, as `kind`, each plain tensor no larger than `source` and
-    // named only within [from, to] onto the bytes of `source`.
+    // named only within [from, to] onto the bytes of `source`, except one
+    // named only inside a false branch (from a jump on a constant false to
+    // where it lands) whose true branch (from the jump that lands just past
+    // it) holds the move at `at`: the two never run together.
+    auto in_skipped_branch = [&](int64_t v, int64_t at) {
+      for (const auto& [skip, join] : forward_jump_to) {
+        auto entry = jump_landing_at.find(skip + 1);
+        if (entry != jump_landing_at.end() && entry->second < at && at < skip &&
+            skip < first_named[v] && last_named[v] < join) {
+          return true;
+        }
+      }
+      return false;
+    };
     auto overwrite = [&](const char* kind, const Allocation& source,
-                         int64_t from, int64_t to) {
+                         int64_t from, int64_t to, int64_t at) {
       for (const Allocation& b : plan.allocations) {
         const int64_t v = ValueOf(b);
         if (&b == &source || !Movable(b) || b.kind != SpecKind::kPlain ||
             destinations.count(v) || b.size > source.size ||
             !first_named.count(v) || first_named[v] < from ||
-            last_named[v] > to) {
+            last_named[v] > to || in_skipped_branch(v, at)) {
           continue;
         }
         mutants.push_back(
@@ -412,11 +434,9 @@ std::vector<Mutant> MutantsOf(const fb::ProgramT& program,
              ViolationCode::kOverlap, m, false, MoveOnto(m, b, source)});
       }
     };
-    for (const auto& [from, to, at] : moves) {
-      const Allocation* source = planned(from);
-      if (!landings.count(at + 1) || source == nullptr || !Movable(*source)) {
-        continue;
-      }
+    // The last kernel naming of `to` and of every slot it is moved on to
+    // after `at`, or -1.
+    auto reach_from = [&](int64_t to, int64_t at) {
       std::set<int64_t> slots = {to};
       int64_t reach = last_named.count(to) ? last_named[to] : -1;
       for (const auto& [later_from, later_to, later_at] : moves) {
@@ -427,24 +447,34 @@ std::vector<Mutant> MutantsOf(const fb::ProgramT& program,
           }
         }
       }
-      overwrite("a cond's output overwritten", *source, at + 1, reach);
+      return reach;
+    };
+    for (const auto& [from, to, at] : moves) {
+      const Allocation* source = planned(from);
+      if (!landings.count(at + 1) || source == nullptr ||
+          destinations.count(from) || !Movable(*source)) {
+        continue;
+      }
+      overwrite("a cond's output overwritten", *source, at + 1,
+                reach_from(to, at), at);
     }
 
     // A cond's true output overwritten: a move followed by a jump on a
     // constant false (a true branch's, over the false branch to the join)
-    // makes the destination name the source's bytes on the path through the
-    // true branch; a tensor named only between the join and the destination's
-    // last kernel naming, placed on them, overwrites them while they are
-    // read. Found from the instructions alone.
+    // makes the destination, and every slot it is moved on to, name the
+    // source's bytes on the path through the true branch; a tensor named
+    // only between the join and their last kernel naming, placed on them,
+    // overwrites them while they are read. Found from the instructions
+    // alone.
     for (const auto& [from, to, at] : moves) {
       const Allocation* source = planned(from);
       auto skip = forward_jump_to.find(at + 1);
       if (skip == forward_jump_to.end() || source == nullptr ||
-          !Movable(*source) || !last_named.count(to)) {
+          destinations.count(from) || !Movable(*source)) {
         continue;
       }
       overwrite("a cond's true output overwritten", *source, skip->second,
-                last_named[to]);
+                reach_from(to, at), at);
     }
 
     // A loop-carried value overwritten by a tensor of the loop body that,

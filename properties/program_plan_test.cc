@@ -616,54 +616,10 @@ TEST(ProgramPlanTest, ANestedTrueOutputLivesAgainUpToTheOuterBranchsEnd) {
   }
 }
 
-// ExecuTorch's nested conds: the inner cond's branches move their outputs
-// (it, if) into its output slot (s), which the outer true branch moves on
-// into the outer output (u) at the inner join; the outer false branch
-// moves its own output (of) into u; u is read after the outer join. On the
-// path through both true branches u names it's bytes, so `it` is live over
-// [2,4] (to the inner skip), [7,8] (inner join to outer skip) and again
-// from the outer join to u's read, with a hole over each false branch.
-// t written at the outer join on it's bytes (128) overwrites them; t
-// written in the outer false branch on them (t_in_outer_false), which
-// never runs with the inner true branch, does not, nor does t elsewhere
-// (448).
-ProgramBuilder ExecuTorchNestedConds(uint64_t t_at, bool t_in_outer_false) {
-  ProgramBuilder b;
-  uint32_t cpu = b.AddBuffer(512);
-  int32_t pred =
-      b.AddPlannedTensor(executorch_flatbuffer::ScalarType::BOOL, {}, cpu, 480);
-  int32_t x = b.AddPlannedTensor(kFloat, {4, 4}, cpu, 0);
-  int32_t of = b.AddPlannedTensor(kFloat, {4, 4}, cpu, 64);
-  int32_t it = b.AddPlannedTensor(kFloat, {4, 4}, cpu, 128);
-  int32_t inner_false = b.AddPlannedTensor(kFloat, {4, 4}, cpu, 192);
-  int32_t s = b.AddPlannedTensor(kFloat, {4, 4}, cpu, 256);
-  int32_t u = b.AddPlannedTensor(kFloat, {4, 4}, cpu, 320);
-  int32_t z = b.AddPlannedTensor(kFloat, {4, 4}, cpu, 384);
-  int32_t t = b.AddPlannedTensor(kFloat, {4, 4}, cpu, t_at);
-  int32_t always = b.AddBool(false);
-  int32_t relu = b.AddOperator("aten::relu");
-  int32_t neg = b.AddOperator("aten::neg");
-  const int32_t join = t_in_outer_false ? 12 : 11;
-  b.AddJumpFalse(pred, 9);                               // 0: outer cond.
-  b.AddJumpFalse(pred, 5);                               // 1: inner cond.
-  b.AddKernelCall(relu, {x, it});                        // 2
-  b.AddMove(it, s);                                      // 3
-  b.AddJumpFalse(always, 7);                             // 4: inner skip.
-  b.AddKernelCall(neg, {x, inner_false});                // 5
-  b.AddMove(inner_false, s);                             // 6
-  b.AddMove(s, u);                                       // 7: inner join.
-  b.AddJumpFalse(always, join);                          // 8: outer skip.
-  if (t_in_outer_false) b.AddKernelCall(relu, {x, t});   // 9
-  b.AddKernelCall(neg, {x, of});                         // 9 or 10
-  b.AddMove(of, u);                                      // 10 or 11
-  if (!t_in_outer_false) b.AddKernelCall(relu, {x, t});  // 11: join.
-  b.AddKernelCall(b.AddOperator("aten::add"),            // 12
-                  {u, t_in_outer_false ? x : t, z});
-  b.SetInputs({pred, x});
-  b.SetOutputs({z});
-  return b;
-}
-
+// testing::NestedCondsProgram: `it` is live over [2,4] (to the inner
+// skip), [7,8] (inner join to outer skip) and again from the outer join to
+// u's read, with a hole over each false branch, each part sharing with
+// that branch's output moved into the slot.
 TEST(ProgramPlanTest, ANestedTrueOutputHasAHoleOverEachFalseBranch) {
   struct Case {
     uint64_t t_at;
@@ -674,7 +630,7 @@ TEST(ProgramPlanTest, ANestedTrueOutputHasAHoleOverEachFalseBranch) {
        {Case{128, false, 1}, Case{448, false, 0}, Case{128, true, 0}}) {
     SCOPED_TRACE("t at " + std::to_string(c.t_at) +
                  (c.t_in_outer_false ? " in the outer false branch" : ""));
-    ProgramBuilder b = ExecuTorchNestedConds(c.t_at, c.t_in_outer_false);
+    ProgramBuilder b = testing::NestedCondsProgram(c.t_at, c.t_in_outer_false);
     std::vector<uint8_t> bytes;
     Result<Plan> plan = PlanOf(b, &bytes);
     ASSERT_TRUE(plan.ok()) << plan.error().ToString();

@@ -583,6 +583,12 @@ int main(int argc, char** argv) {
       // output's own bytes (which nothing uses: both branches move into it).
       {"conds_apart.pte",
        memplan::testing::CondsProgram(true, 320, false, 128).Build()},
+      // Nested conds, the inner true output overwritten at the outer join
+      // while the outer output names it; and the same valid, t apart.
+      {"nested_conds.pte",
+       memplan::testing::NestedCondsProgram(128, false).Build()},
+      {"nested_conds_apart.pte",
+       memplan::testing::NestedCondsProgram(448, false).Build()},
   };
   std::vector<Seed> bytes;
   for (uint64_t i = 0; i < 8; ++i) {

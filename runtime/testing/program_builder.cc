@@ -323,6 +323,43 @@ ProgramBuilder CondsProgram(bool two, uint64_t second_region, bool chained,
   return b;
 }
 
+ProgramBuilder NestedCondsProgram(uint64_t t_at, bool t_in_outer_false) {
+  constexpr auto kFloat = fb::ScalarType::FLOAT;
+  ProgramBuilder b;
+  uint32_t cpu = b.AddBuffer(512);
+  int32_t pred = b.AddPlannedTensor(fb::ScalarType::BOOL, {}, cpu, 480);
+  int32_t x = b.AddPlannedTensor(kFloat, {4, 4}, cpu, 0);
+  int32_t of = b.AddPlannedTensor(kFloat, {4, 4}, cpu, 64);
+  int32_t it = b.AddPlannedTensor(kFloat, {4, 4}, cpu, 128);
+  int32_t inner_false = b.AddPlannedTensor(kFloat, {4, 4}, cpu, 192);
+  int32_t s = b.AddPlannedTensor(kFloat, {4, 4}, cpu, 256);
+  int32_t u = b.AddPlannedTensor(kFloat, {4, 4}, cpu, 320);
+  int32_t z = b.AddPlannedTensor(kFloat, {4, 4}, cpu, 384);
+  int32_t t = b.AddPlannedTensor(kFloat, {4, 4}, cpu, t_at);
+  int32_t always = b.AddBool(false);
+  int32_t relu = b.AddOperator("aten::relu", "out");
+  int32_t neg = b.AddOperator("aten::neg", "out");
+  const int32_t join = t_in_outer_false ? 12 : 11;
+  b.AddJumpFalse(pred, 9);  // 0: the outer cond.
+  b.AddJumpFalse(pred, 5);  // 1: the inner cond.
+  b.AddKernelCall(relu, {x, it});
+  b.AddMove(it, s);
+  b.AddJumpFalse(always, 7);  // 4: over the inner false branch.
+  b.AddKernelCall(neg, {x, inner_false});
+  b.AddMove(inner_false, s);
+  b.AddMove(s, u);               // 7: the inner join.
+  b.AddJumpFalse(always, join);  // 8: over the outer false branch.
+  if (t_in_outer_false) b.AddKernelCall(relu, {x, t});
+  b.AddKernelCall(neg, {x, of});
+  b.AddMove(of, u);
+  if (!t_in_outer_false) b.AddKernelCall(relu, {x, t});  // 11: the join.
+  b.AddKernelCall(b.AddOperator("aten::add", "out"),
+                  {u, t_in_outer_false ? x : t, z});
+  b.SetInputs({pred, x});
+  b.SetOutputs({z});
+  return b;
+}
+
 std::vector<uint8_t> TensorsSharingOneName(int n, const std::string& name) {
   flatbuffers::FlatBufferBuilder b;
   const auto shared = b.CreateString(name);

@@ -146,6 +146,23 @@ ProgramBuilder LoopProgram(uint64_t t_offset);
 ProgramBuilder CondsProgram(bool two, uint64_t second_region, bool chained,
                             uint64_t first_true_at = 0);
 
+// ExecuTorch's nested conds (one in another's true branch), one CPU buffer
+// of 512 bytes, every tensor 64 bytes. The inner cond's branches move
+// their outputs `it` (at 128) and `if` (192) into its output slot s (256);
+// at the inner join the outer true branch moves s on into the outer
+// output u (320); the outer false branch moves its output `of` (64) into
+// u; after the outer join u and t (at t_at) are read into z (384).
+// Positions: 0 outer cond, 1 inner cond, 2 it, 3 move it, 4 inner skip,
+// 5 if, 6 move if, 7 inner join: move s to u, 8 outer skip, then 9 of,
+// 10 move of, 11 t (the outer join), 12 the read. With t_in_outer_false,
+// t is written at 9 in the outer false branch instead (of and its move at
+// 10 and 11, the join at 12) and z reads u and x. Values: pred 0, x 1,
+// of 2, it 3, if 4, s 5, u 6, z 7, t 8, false 9. On the path through both
+// true branches u names it's bytes after the outer join: t at 128
+// there overwrites them; t at 128 in the outer false branch (which never
+// runs with them) or elsewhere (448) meets nothing.
+ProgramBuilder NestedCondsProgram(uint64_t t_at, bool t_in_outer_false);
+
 // Program bytes whose method "forward" has n planned float [4] tensors,
 // each in its own 16 bytes of buffer 1, whose extra_tensor_info all name
 // one fully_qualified_name string of the file. Built by hand: the object
