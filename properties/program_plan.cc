@@ -21,11 +21,10 @@ namespace fb = executorch_flatbuffer;
 
 constexpr size_t kNotPlanned = static_cast<size_t>(-1);
 
-// The most parts after holes an allocation gets (Allocation::resumed): a
-// cond nested this deep is far past any exported model's, and a hostile
-// file nesting N conds would otherwise make N^2 parts (4,000 deep, a
-// 737 KB file: 8M parts, 56 s in memplan verify; capped, 0.17 s, and
-// 20,000 deep, 3.7 MB, 0.83 s).
+// The most parts after holes an allocation gets (Allocation::resumed),
+// those past it dropped: a cond nested this deep is far past any exported
+// model's, and a hostile file nesting N conds would otherwise make N^2
+// parts (4,000 deep, a 737 KB file: 8M parts, 56 s in memplan verify).
 constexpr size_t kMaxResumedParts = 16;
 
 using Items = flatbuffers::Vector<int32_t>;
@@ -652,10 +651,9 @@ Result<Plan> PlanFromProgram(const Program& program, size_t method_index,
   };
   // Loops widen each part; parts that come to meet become one (one that
   // meets the first part, or two with different false outputs, shares
-  // bytes with nothing). Past kMaxResumedParts the last parts become one,
-  // live over the holes between them, so that a file nesting conds N deep
-  // cannot make N^2 parts: it may then be told of overlaps in those false
-  // branches, but of none less.
+  // bytes with nothing). Parts past kMaxResumedParts are dropped, as
+  // parts past a false branch that moves nothing into the slot are: a
+  // fault shown only there is missed, none invented.
   auto widen = [&](Allocation& held) {
     held.lifetime = loops.Widen(held.lifetime);
     if (held.resumed.empty()) return;
@@ -679,12 +677,7 @@ Result<Plan> PlanFromProgram(const Program& program, size_t method_index,
         parts.back().with.reset();
       }
     }
-    if (parts.size() > kMaxResumedParts) {
-      ResumedPart& last = parts[kMaxResumedParts - 1];
-      last.lifetime.last = parts.back().lifetime.last;
-      last.with.reset();
-      parts.resize(kMaxResumedParts);
-    }
+    if (parts.size() > kMaxResumedParts) parts.resize(kMaxResumedParts);
     held.resumed = std::move(parts);
   };
   // Slots that name true-branch outputs on the paths through their
@@ -735,8 +728,8 @@ Result<Plan> PlanFromProgram(const Program& program, size_t method_index,
       }
     }
     // The true branches whose ends the namings pass, innermost first: up
-    // to one past kMaxResumedParts (beyond that, the last part is live
-    // over the rest).
+    // to one past kMaxResumedParts (the parts end before the next one's
+    // false branch).
     std::vector<SkipJoin> passed;
     for (auto it = open_branches.begin();
          it != open_branches.end() && it->first < reach &&
@@ -771,10 +764,9 @@ Result<Plan> PlanFromProgram(const Program& program, size_t method_index,
         tail.last = std::max(tail.last, passed.front().first);
         for (size_t k = 0; k < twins.size(); ++k) {
           // Up to the next branch's end, or where the namings end once
-          // every branch passed has its hole (or the holes run out).
-          const TimeValue end = k + 1 < passed.size() && k + 1 < holes
-                                    ? passed[k + 1].first
-                                    : reach;
+          // every branch passed has its hole.
+          const TimeValue end =
+              k + 1 < passed.size() ? passed[k + 1].first : reach;
           held.resumed.push_back({{passed[k].second, end}, twins[k]->id});
         }
         widen(held);
@@ -783,7 +775,7 @@ Result<Plan> PlanFromProgram(const Program& program, size_t method_index,
       }
       // Carried on past a branch's end with no hole over its false branch,
       // they would span it.
-      if (twins.size() == holes && !outputs.allocations.empty()) {
+      if (twins.size() == passed.size() && !outputs.allocations.empty()) {
         true_outputs_of[m.to] = std::move(outputs);
       }
       continue;
