@@ -105,6 +105,30 @@ BENCHMARK(BM_VerifySharedList)
     ->Arg(40'000)
     ->Unit(benchmark::kMillisecond);
 
+// n conds nested in each other's true branches, each moving its false
+// output into the slot the innermost true output went into
+// (testing::DeeplyNestedCondsProgram): without a bound on the parts after
+// holes, the i-th false output would get i parts (n^2 / 2 in all).
+void BM_VerifyNestedConds(benchmark::State& state) {
+  std::vector<uint8_t> bytes =
+      testing::DeeplyNestedCondsProgram(static_cast<int>(state.range(0)))
+          .Build();
+  for (auto _ : state) {
+    Result<std::vector<MethodPlan>> plans =
+        ReadProgramPlans(bytes.data(), bytes.size());
+    if (!plans.ok()) state.SkipWithError("program unreadable");
+    std::vector<Report> reports = CheckMethods(*plans);
+    if (!reports[0].ok()) state.SkipWithError("plan is not valid");
+    benchmark::DoNotOptimize(reports);
+  }
+  state.SetItemsProcessed(state.iterations() * state.range(0));
+}
+BENCHMARK(BM_VerifyNestedConds)
+    ->Arg(1'000)
+    ->Arg(4'000)
+    ->Arg(20'000)
+    ->Unit(benchmark::kMillisecond);
+
 }  // namespace
 }  // namespace properties
 }  // namespace memplan

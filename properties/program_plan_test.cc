@@ -652,49 +652,13 @@ TEST(ProgramPlanTest, ANestedTrueOutputHasAHoleOverEachFalseBranch) {
   }
 }
 
-// `depth` conds nested in each other's true branches: the innermost true
-// branch writes t (value 4) and moves it into y, each false branch moves
-// its own output into y, and y is read last. t is live again after each
+// testing::DeeplyNestedCondsProgram: t (value 4) is live again after each
 // false branch, up to 16 parts (kMaxResumedParts): deeper, they end before
 // the 17th false branch, so that a file cannot make depth^2 parts.
-ProgramBuilder DeeplyNestedConds(int depth) {
-  ProgramBuilder b;
-  uint32_t cpu = b.AddBuffer(1 << 16);
-  int32_t pred =
-      b.AddPlannedTensor(executorch_flatbuffer::ScalarType::BOOL, {}, cpu, 0);
-  int32_t x = b.AddPlannedTensor(kFloat, {4}, cpu, 16);
-  int32_t y = b.AddPlannedTensor(kFloat, {4}, cpu, 32);
-  int32_t z = b.AddPlannedTensor(kFloat, {4}, cpu, 48);
-  int32_t t = b.AddPlannedTensor(kFloat, {4}, cpu, 64);
-  int32_t always = b.AddBool(false);
-  std::vector<int32_t> outputs;
-  for (int i = 0; i < depth; ++i) {
-    outputs.push_back(b.AddPlannedTensor(kFloat, {4}, cpu, 80 + 16 * i));
-  }
-  int32_t relu = b.AddOperator("aten::relu");
-  int32_t neg = b.AddOperator("aten::neg");
-  // Level i's skip jump is at depth + 2 + 3k, k = depth - 1 - i (from the
-  // inside out), its false branch the next two positions, its join after.
-  for (int i = 0; i < depth; ++i) {
-    b.AddJumpFalse(pred, depth + 3 + 3 * (depth - 1 - i));
-  }
-  b.AddKernelCall(relu, {x, t});
-  b.AddMove(t, y);
-  for (int k = 0; k < depth; ++k) {
-    b.AddJumpFalse(always, depth + 5 + 3 * k);
-    b.AddKernelCall(neg, {x, outputs[depth - 1 - k]});
-    b.AddMove(outputs[depth - 1 - k], y);
-  }
-  b.AddKernelCall(b.AddOperator("aten::add"), {y, x, z});
-  b.SetInputs({pred, x});
-  b.SetOutputs({z});
-  return b;
-}
-
 TEST(ProgramPlanTest, ATrueOutputGetsAtMost16PartsAfterHoles) {
   for (int depth : {3, 16, 17, 40}) {
     SCOPED_TRACE("depth " + std::to_string(depth));
-    ProgramBuilder b = DeeplyNestedConds(depth);
+    ProgramBuilder b = testing::DeeplyNestedCondsProgram(depth);
     std::vector<uint8_t> bytes;
     Result<Plan> plan = PlanOf(b, &bytes);
     ASSERT_TRUE(plan.ok()) << plan.error().ToString();

@@ -360,6 +360,40 @@ ProgramBuilder NestedCondsProgram(uint64_t t_at, bool t_in_outer_false) {
   return b;
 }
 
+ProgramBuilder DeeplyNestedCondsProgram(int depth) {
+  constexpr auto kFloat = fb::ScalarType::FLOAT;
+  ProgramBuilder b;
+  uint32_t cpu = b.AddBuffer(80 + uint64_t{16} * static_cast<uint64_t>(depth));
+  int32_t pred = b.AddPlannedTensor(fb::ScalarType::BOOL, {}, cpu, 0);
+  int32_t x = b.AddPlannedTensor(kFloat, {4}, cpu, 16);
+  int32_t y = b.AddPlannedTensor(kFloat, {4}, cpu, 32);
+  int32_t z = b.AddPlannedTensor(kFloat, {4}, cpu, 48);
+  int32_t t = b.AddPlannedTensor(kFloat, {4}, cpu, 64);
+  int32_t always = b.AddBool(false);
+  std::vector<int32_t> outputs;
+  for (int i = 0; i < depth; ++i) {
+    outputs.push_back(
+        b.AddPlannedTensor(kFloat, {4}, cpu, 80 + uint64_t{16} * i));
+  }
+  int32_t relu = b.AddOperator("aten::relu", "out");
+  int32_t neg = b.AddOperator("aten::neg", "out");
+  // Level i (from the outside) has k = depth - 1 - i levels inside it.
+  for (int i = 0; i < depth; ++i) {
+    b.AddJumpFalse(pred, depth + 3 + 3 * (depth - 1 - i));
+  }
+  b.AddKernelCall(relu, {x, t});
+  b.AddMove(t, y);
+  for (int k = 0; k < depth; ++k) {
+    b.AddJumpFalse(always, depth + 5 + 3 * k);
+    b.AddKernelCall(neg, {x, outputs[depth - 1 - k]});
+    b.AddMove(outputs[depth - 1 - k], y);
+  }
+  b.AddKernelCall(b.AddOperator("aten::add", "out"), {y, x, z});
+  b.SetInputs({pred, x});
+  b.SetOutputs({z});
+  return b;
+}
+
 std::vector<uint8_t> TensorsSharingOneName(int n, const std::string& name) {
   flatbuffers::FlatBufferBuilder b;
   const auto shared = b.CreateString(name);

@@ -163,6 +163,17 @@ ProgramBuilder CondsProgram(bool two, uint64_t second_region, bool chained,
 // runs with them) or elsewhere (448) meets nothing.
 ProgramBuilder NestedCondsProgram(uint64_t t_at, bool t_in_outer_false);
 
+// `depth` conds nested in each other's true branches (one CPU buffer, float
+// [4] tensors apart): the innermost true branch writes t and moves it into
+// y, each false branch writes its own output and moves it into y, and y is
+// read into z last. Values: pred 0, x 1, y 2, z 3, t 4, false 5, then the
+// outputs from the outermost false branch in. Positions: the entry jumps
+// 0..depth-1 (the outermost first), t at depth, its move at depth + 1,
+// then per level from the inside out its skip jump (depth + 2 + 3k), its
+// false branch's kernel and move, its join right after; the read at
+// 4 depth + 2.
+ProgramBuilder DeeplyNestedCondsProgram(int depth);
+
 // Program bytes whose method "forward" has n planned float [4] tensors,
 // each in its own 16 bytes of buffer 1, whose extra_tensor_info all name
 // one fully_qualified_name string of the file. Built by hand: the object
