@@ -480,19 +480,35 @@ TEST(ProgramPlanTest, AMovedFromTensorLivesWhileTheSlotMovedToNamesIt) {
 // the true branch, moving its output into y; 3: jump on a constant false
 // to 6; 4-5: the false branch), its false output at 64 and its true output
 // at `true_at`; then t = relu(x) at `t_at` (6) and z = add(y, t) (7).
+// The values CondThenRead and NestedCondThenRead name, in one CPU buffer
+// of 512 bytes: pred 0 (at 480), x 1 (0), y 2 (256), t 3 (t_at), z 4
+// (384), a constant false 5, the true output 6 (true_at) and the false
+// output 7 (64); the relu operator and the buffer.
+struct CondValues {
+  int32_t pred, x, y, t, z, always, on_true, on_false, relu;
+  uint32_t cpu;
+};
+
+CondValues AddCondValues(ProgramBuilder* b, uint64_t true_at, uint64_t t_at) {
+  CondValues v;
+  const uint32_t cpu = v.cpu = b->AddBuffer(512);
+  v.pred = b->AddPlannedTensor(executorch_flatbuffer::ScalarType::BOOL, {}, cpu,
+                               480);
+  v.x = b->AddPlannedTensor(kFloat, {4, 4}, cpu, 0);
+  v.y = b->AddPlannedTensor(kFloat, {4, 4}, cpu, 256);
+  v.t = b->AddPlannedTensor(kFloat, {4, 4}, cpu, t_at);
+  v.z = b->AddPlannedTensor(kFloat, {4, 4}, cpu, 384);
+  v.always = b->AddBool(false);
+  v.on_true = b->AddPlannedTensor(kFloat, {4, 4}, cpu, true_at);
+  v.on_false = b->AddPlannedTensor(kFloat, {4, 4}, cpu, 64);
+  v.relu = b->AddOperator("aten::relu");
+  return v;
+}
+
 ProgramBuilder CondThenRead(uint64_t true_at, uint64_t t_at) {
   ProgramBuilder b;
-  uint32_t cpu = b.AddBuffer(512);
-  int32_t pred =
-      b.AddPlannedTensor(executorch_flatbuffer::ScalarType::BOOL, {}, cpu, 480);
-  int32_t x = b.AddPlannedTensor(kFloat, {4, 4}, cpu, 0);
-  int32_t y = b.AddPlannedTensor(kFloat, {4, 4}, cpu, 256);
-  int32_t t = b.AddPlannedTensor(kFloat, {4, 4}, cpu, t_at);
-  int32_t z = b.AddPlannedTensor(kFloat, {4, 4}, cpu, 384);
-  int32_t always = b.AddBool(false);
-  int32_t on_true = b.AddPlannedTensor(kFloat, {4, 4}, cpu, true_at);
-  int32_t on_false = b.AddPlannedTensor(kFloat, {4, 4}, cpu, 64);
-  int32_t relu = b.AddOperator("aten::relu");
+  const auto [pred, x, y, t, z, always, on_true, on_false, relu, cpu] =
+      AddCondValues(&b, true_at, t_at);
   b.AddJumpFalse(pred, 4);
   b.AddKernelCall(relu, {x, on_true});
   b.AddMove(on_true, y);
@@ -556,18 +572,9 @@ TEST(ProgramPlanTest, ACondsTrueOutputLivesAgainFromTheJoin) {
 // itself, no output shares y there, and the parts end before it.
 ProgramBuilder NestedCondThenRead(uint64_t t_at, bool outer_moves) {
   ProgramBuilder b;
-  uint32_t cpu = b.AddBuffer(512);
-  int32_t pred =
-      b.AddPlannedTensor(executorch_flatbuffer::ScalarType::BOOL, {}, cpu, 480);
-  int32_t x = b.AddPlannedTensor(kFloat, {4, 4}, cpu, 0);
-  int32_t y = b.AddPlannedTensor(kFloat, {4, 4}, cpu, 256);
-  int32_t t = b.AddPlannedTensor(kFloat, {4, 4}, cpu, t_at);
-  int32_t z = b.AddPlannedTensor(kFloat, {4, 4}, cpu, 384);
-  int32_t always = b.AddBool(false);
-  int32_t on_true = b.AddPlannedTensor(kFloat, {4, 4}, cpu, 128);
-  int32_t on_false = b.AddPlannedTensor(kFloat, {4, 4}, cpu, 64);
+  const auto [pred, x, y, t, z, always, on_true, on_false, relu, cpu] =
+      AddCondValues(&b, /*true_at*/ 128, t_at);
   int32_t of = b.AddPlannedTensor(kFloat, {4, 4}, cpu, 192);
-  int32_t relu = b.AddOperator("aten::relu");
   int32_t neg = b.AddOperator("aten::neg");
   b.AddJumpFalse(pred, 9);                        // 0: outer cond.
   b.AddJumpFalse(pred, 5);                        // 1: inner cond.
