@@ -767,6 +767,9 @@ Result<Plan> PlanFromProgram(const Program& program, size_t method_index,
           // every branch passed has its hole.
           const TimeValue end =
               k + 1 < passed.size() ? passed[k + 1].first : reach;
+          // Branches that cross rather than nest (only a crafted file has
+          // them) would give a part that ends before it begins: none then.
+          if (end < passed[k].second) break;
           held.resumed.push_back({{passed[k].second, end}, twins[k]->id});
         }
         widen(held);

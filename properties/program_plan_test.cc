@@ -684,6 +684,51 @@ TEST(ProgramPlanTest, ATrueOutputGetsAtMost16PartsAfterHoles) {
   }
 }
 
+// Two true branches that cross rather than nest (entries 0 and 1, skips 4
+// and 6, joins 10 and 9; no exporter emits this): t moved into y inside
+// both, x moved into y in the first false branch only, y read at 10. The
+// part after the first hole would end (at the second skip, 6) before it
+// begins (at the first join, 10): no part then, and no lifetime fault.
+TEST(ProgramPlanTest, CrossingTrueBranchesGiveNoInvertedPart) {
+  ProgramBuilder b;
+  uint32_t cpu = b.AddBuffer(512);
+  int32_t pred =
+      b.AddPlannedTensor(executorch_flatbuffer::ScalarType::BOOL, {}, cpu, 480);
+  int32_t x = b.AddPlannedTensor(kFloat, {4, 4}, cpu, 0);
+  int32_t y = b.AddPlannedTensor(kFloat, {4, 4}, cpu, 64);
+  int32_t t = b.AddPlannedTensor(kFloat, {4, 4}, cpu, 128);
+  int32_t g = b.AddPlannedTensor(kFloat, {4, 4}, cpu, 192);
+  int32_t z = b.AddPlannedTensor(kFloat, {4, 4}, cpu, 256);
+  int32_t always = b.AddBool(false);
+  int32_t neg = b.AddOperator("aten::neg");
+  b.AddJumpFalse(pred, 5);                                 // 0
+  b.AddJumpFalse(pred, 7);                                 // 1
+  b.AddKernelCall(neg, {x, t});                            // 2
+  b.AddMove(t, y);                                         // 3
+  b.AddJumpFalse(always, 10);                              // 4
+  b.AddMove(x, y);                                         // 5
+  b.AddJumpFalse(always, 9);                               // 6
+  b.AddKernelCall(neg, {x, g});                            // 7
+  b.AddKernelCall(neg, {x, g});                            // 8
+  b.AddKernelCall(neg, {x, g});                            // 9
+  b.AddKernelCall(b.AddOperator("aten::add"), {y, x, z});  // 10
+  b.SetInputs({pred, x});
+  b.SetOutputs({z});
+  std::vector<uint8_t> bytes;
+  Result<Plan> plan = PlanOf(b, &bytes);
+  ASSERT_TRUE(plan.ok()) << plan.error().ToString();
+  for (const Allocation& a : plan->allocations) {
+    TimeValue last = a.lifetime.last;
+    for (const ResumedPart& part : a.resumed) {
+      EXPECT_LE(part.lifetime.first, part.lifetime.last) << a.id;
+      EXPECT_GT(part.lifetime.first, last + 1) << a.id;
+      last = part.lifetime.last;
+    }
+  }
+  EXPECT_EQ(Check(*plan).count(ViolationCode::kLifetime), 0u)
+      << FormatText(Check(*plan));
+}
+
 // testing::CondsProgram with the first cond's output moved on into w after
 // the join: w names the true output's bytes on the path through the true
 // branch, so the second cond's branches, on those bytes (128), overwrite
