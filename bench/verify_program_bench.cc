@@ -124,6 +124,21 @@ BENCHMARK(BM_VerifyNestedConds)
     ->Arg(20'000)
     ->Unit(benchmark::kMillisecond);
 
+// n conds in a row, each true branch moving the one before's output on
+// (testing::CondChainProgram): the last output may name any of n tensors;
+// without a bound on the outputs a slot carries on, carrying them all
+// took n^2 / 2 steps.
+void BM_VerifyCondChain(benchmark::State& state) {
+  VerifyValid(
+      state,
+      testing::CondChainProgram(static_cast<int>(state.range(0))).Build());
+}
+BENCHMARK(BM_VerifyCondChain)
+    ->Arg(1'000)
+    ->Arg(4'000)
+    ->Arg(20'000)
+    ->Unit(benchmark::kMillisecond);
+
 }  // namespace
 }  // namespace properties
 }  // namespace memplan

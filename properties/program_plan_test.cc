@@ -729,6 +729,26 @@ TEST(ProgramPlanTest, CrossingTrueBranchesGiveNoInvertedPart) {
       << FormatText(Check(*plan));
 }
 
+// testing::CondChainProgram(3): f[1] (value 9), moved into y[1] in the
+// first cond's false branch (5), is what y[1] names when cond 2's true
+// branch moves it on (7), and what y[2] carries when cond 3's does (12):
+// live to cond 2's skip (8), again from its join to cond 3's skip
+// ([11,13], sharing with f[2]) and from cond 3's join to the read ([16,16],
+// sharing with f[3]).
+TEST(ProgramPlanTest, AnOutputMovedOnThroughCondsInARowHasAHoleOverEach) {
+  ProgramBuilder b = testing::CondChainProgram(3);
+  std::vector<uint8_t> bytes;
+  Result<Plan> plan = PlanOf(b, &bytes);
+  ASSERT_TRUE(plan.ok()) << plan.error().ToString();
+  const Allocation& f1 = Find(*plan, 9);
+  EXPECT_EQ(f1.lifetime.first, 4);
+  EXPECT_EQ(f1.lifetime.last, 8);
+  EXPECT_THAT(f1.resumed,
+              ElementsAre(ResumedPart{{11, 13}, ProgramAllocationId(10)},
+                          ResumedPart{{16, 16}, ProgramAllocationId(11)}));
+  EXPECT_TRUE(Check(*plan).ok()) << FormatText(Check(*plan));
+}
+
 // testing::CondsProgram with the first cond's output moved on into w after
 // the join: w names the true output's bytes on the path through the true
 // branch, so the second cond's branches, on those bytes (128), overwrite

@@ -394,6 +394,39 @@ ProgramBuilder DeeplyNestedCondsProgram(int depth) {
   return b;
 }
 
+ProgramBuilder CondChainProgram(int conds) {
+  constexpr auto kFloat = fb::ScalarType::FLOAT;
+  ProgramBuilder b;
+  const uint64_t n = static_cast<uint64_t>(conds) + 1;
+  uint32_t cpu = b.AddBuffer(48 + 32 * n);
+  int32_t pred = b.AddPlannedTensor(fb::ScalarType::BOOL, {}, cpu, 0);
+  int32_t x = b.AddPlannedTensor(kFloat, {4}, cpu, 16);
+  int32_t z = b.AddPlannedTensor(kFloat, {4}, cpu, 32);
+  int32_t always = b.AddBool(false);
+  std::vector<int32_t> y, f;
+  for (uint64_t i = 0; i < n; ++i) {
+    y.push_back(b.AddPlannedTensor(kFloat, {4}, cpu, 48 + 32 * i));
+  }
+  for (uint64_t i = 0; i < n; ++i) {
+    f.push_back(b.AddPlannedTensor(kFloat, {4}, cpu, 64 + 32 * i));
+  }
+  int32_t neg = b.AddOperator("aten::neg", "out");
+  b.AddKernelCall(neg, {x, y[0]});
+  int32_t at = 1;  // The next instruction's index.
+  for (int i = 1; i <= conds; ++i) {
+    b.AddJumpFalse(pred, at + 3);  // To the false branch.
+    b.AddMove(y[i - 1], y[i]);
+    b.AddJumpFalse(always, at + 5);  // Over the false branch.
+    b.AddKernelCall(neg, {x, f[i]});
+    b.AddMove(f[i], y[i]);
+    at += 5;
+  }
+  b.AddKernelCall(b.AddOperator("aten::add", "out"), {y[conds], x, z});
+  b.SetInputs({pred, x});
+  b.SetOutputs({z});
+  return b;
+}
+
 std::vector<uint8_t> TensorsSharingOneName(int n, const std::string& name) {
   flatbuffers::FlatBufferBuilder b;
   const auto shared = b.CreateString(name);

@@ -174,6 +174,13 @@ ProgramBuilder NestedCondsProgram(uint64_t t_at, bool t_in_outer_false);
 // 4 depth + 2.
 ProgramBuilder DeeplyNestedCondsProgram(int depth);
 
+// `conds` conds in a row, one CPU buffer, float [4] tensors apart: y[0] is
+// written first; cond i's true branch moves y[i-1] into y[i], its false
+// branch writes f[i] and moves it into y[i]; the last y is read into z at
+// the end. y[i] may name any of y[0], f[1], ..., f[i]. Values: pred 0,
+// x 1, z 2, false 3, then y[0..conds], then f[0..conds] (f[0] unused).
+ProgramBuilder CondChainProgram(int conds);
+
 // Program bytes whose method "forward" has n planned float [4] tensors,
 // each in its own 16 bytes of buffer 1, whose extra_tensor_info all name
 // one fully_qualified_name string of the file. Built by hand: the object
