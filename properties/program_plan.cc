@@ -660,8 +660,11 @@ Result<Plan> PlanFromProgram(const Program& program, size_t method_index,
   // meets the first part, or two with different false outputs, shares
   // bytes with nothing). Parts past kMaxResumedParts are dropped, as
   // parts past a false branch that moves nothing into the slot are: a
-  // fault shown only there is missed, none invented.
-  auto widen = [&](Allocation& held) {
+  // fault shown only there is missed, none invented; and the allocation
+  // is not extended again (its last part would span the holes after it).
+  std::vector<bool> saturated(plan.allocations.size(), false);
+  auto widen = [&](size_t p) {
+    Allocation& held = plan.allocations[p];
     held.lifetime = loops.Widen(held.lifetime);
     if (held.resumed.empty()) return;
     for (ResumedPart& part : held.resumed) {
@@ -684,18 +687,39 @@ Result<Plan> PlanFromProgram(const Program& program, size_t method_index,
         parts.back().with.reset();
       }
     }
-    if (parts.size() > kMaxResumedParts) parts.resize(kMaxResumedParts);
+    if (parts.size() > kMaxResumedParts) {
+      parts.resize(kMaxResumedParts);
+      saturated[p] = true;
+    }
     held.resumed = std::move(parts);
   };
   // Slots that name true-branch outputs on the paths through their
   // branches, with resumed parts: the slot they were moved into, and every
   // slot moved on from there after the innermost join (the slot itself
   // follows the false branch's move, the last one in position order).
-  struct TrueOutputs {
-    std::vector<size_t> allocations;
-    TimeValue skip, join;  // The innermost false branch: moves there skip it.
+  // Latest first, at most kMaxCarriedOutputs a slot.
+  struct TrueOutput {
+    size_t allocation;
+    // The false branches its holes are over, as (skip, join): a move into
+    // the slot there is one its paths skip, which does not replace it.
+    std::vector<SkipJoin> holes;
   };
+  using TrueOutputs = std::vector<TrueOutput>;
   std::unordered_map<int64_t, TrueOutputs> true_outputs_of;  // By slot.
+  // Adds `outputs` to what `slot` names, before what it named already.
+  auto add_true_outputs = [&](int64_t slot, TrueOutputs outputs) {
+    TrueOutputs& named = true_outputs_of[slot];
+    for (TrueOutput& before : named) {
+      if (outputs.size() == kMaxCarriedOutputs) break;
+      if (std::none_of(outputs.begin(), outputs.end(),
+                       [&](const TrueOutput& output) {
+                         return output.allocation == before.allocation;
+                       })) {
+        outputs.push_back(std::move(before));
+      }
+    }
+    named = std::move(outputs);
+  };
   // A moved-from tensor's bytes live as long as a slot moved to names them
   // (its own lifetime's end, or a method output's: the run's end).
   for (const Move& m : moves) {
@@ -707,9 +731,19 @@ Result<Plan> PlanFromProgram(const Program& program, size_t method_index,
             ? std::nullopt
             : std::optional<TrueOutputs>(carried_it->second);
     auto replaced = true_outputs_of.find(m.to);
-    if (replaced != true_outputs_of.end() &&
-        !(replaced->second.skip < m.at && m.at < replaced->second.join)) {
-      true_outputs_of.erase(replaced);
+    if (replaced != true_outputs_of.end()) {
+      TrueOutputs& outputs = replaced->second;
+      outputs.erase(
+          std::remove_if(outputs.begin(), outputs.end(),
+                         [&](const TrueOutput& output) {
+                           return std::none_of(
+                               output.holes.begin(), output.holes.end(),
+                               [&](const SkipJoin& hole) {
+                                 return hole.first < m.at && m.at < hole.second;
+                               });
+                         }),
+          outputs.end());
+      if (outputs.empty()) true_outputs_of.erase(replaced);
     }
     while (next_branch < true_branches.size() &&
            true_branches[next_branch].entry < m.at) {
@@ -730,8 +764,10 @@ Result<Plan> PlanFromProgram(const Program& program, size_t method_index,
     // through true branches, the outputs carried with it.
     std::vector<size_t> named = {planned_of[m.storage]};
     if (carried) {
-      for (size_t p : carried->allocations) {
-        if (p != named.front()) named.push_back(p);
+      for (const TrueOutput& output : *carried) {
+        if (output.allocation != named.front()) {
+          named.push_back(output.allocation);
+        }
       }
     }
     // The true branches whose ends the namings pass, innermost first: up
@@ -747,9 +783,9 @@ Result<Plan> PlanFromProgram(const Program& program, size_t method_index,
     if (!passed.empty()) {
       // A hole over each false branch passed, innermost first, while the
       // namings reach its join and a move into the slot is found in it.
-      const size_t holes = std::min(passed.size(), kMaxResumedParts);
+      const size_t max_holes = std::min(passed.size(), kMaxResumedParts);
       std::vector<const Allocation*> twins;
-      while (twins.size() < holes) {
+      while (twins.size() < max_holes) {
         const auto [skip, join] = passed[twins.size()];
         if (reach < join) break;
         const int64_t twin = false_twin(m.to, skip, join);
@@ -757,8 +793,11 @@ Result<Plan> PlanFromProgram(const Program& program, size_t method_index,
         twins.push_back(&plan.allocations[planned_of[twin]]);
       }
       if (twins.empty()) continue;
-      TrueOutputs outputs{{}, passed.front().first, passed.front().second};
+      const std::vector<SkipJoin> holes(passed.begin(),
+                                        passed.begin() + twins.size());
+      TrueOutputs outputs;
       for (size_t p : named) {
+        if (saturated[p]) continue;
         Allocation& held = plan.allocations[p];
         const Allocation& inner = *twins.front();
         if (inner.mem_id == held.mem_id && inner.offset <= held.offset &&
@@ -779,31 +818,32 @@ Result<Plan> PlanFromProgram(const Program& program, size_t method_index,
           if (end < passed[k].second) break;
           held.resumed.push_back({{passed[k].second, end}, twins[k]->id});
         }
-        widen(held);
+        widen(p);
         held.kept_by_move = m.at;
-        if (outputs.allocations.size() < kMaxCarriedOutputs) {
-          outputs.allocations.push_back(p);
+        if (outputs.size() < kMaxCarriedOutputs) {
+          outputs.push_back({p, holes});
         }
       }
       // Carried on past a branch's end with no hole over its false branch,
       // they would span it.
-      if (twins.size() == passed.size() && !outputs.allocations.empty()) {
-        true_outputs_of[m.to] = std::move(outputs);
+      if (twins.size() == passed.size() && !outputs.empty()) {
+        add_true_outputs(m.to, std::move(outputs));
       }
       continue;
     }
     // The last part lives on.
     for (size_t p : named) {
+      if (saturated[p]) continue;
       Allocation& held = plan.allocations[p];
       Lifetime& tail =
           held.resumed.empty() ? held.lifetime : held.resumed.back().lifetime;
       if (reach > tail.last) {
         tail.last = reach;
-        widen(held);
+        widen(p);
         held.kept_by_move = m.at;
       }
     }
-    if (carried) true_outputs_of[m.to] = *carried;
+    if (carried) add_true_outputs(m.to, *carried);
   }
 
   // The base of each storage group: a member no operator made an alias,

@@ -749,6 +749,78 @@ TEST(ProgramPlanTest, AnOutputMovedOnThroughCondsInARowHasAHoleOverEach) {
   EXPECT_TRUE(Check(*plan).ok()) << FormatText(Check(*plan));
 }
 
+// `conds` conds in a row, each inside another cond's true branch: at each
+// step the inner true branch moves y[i-1] on into y[i], and each false
+// branch writes an output and moves it into y[i]: the same f[i] in both
+// (one_output), so that each move on adds two parts after holes but one
+// output to carry, or g[i] in the inner and h[i] in the outer one.
+// Iteration i (from 1) starts at 1 + 9 (i - 1): outer entry, inner entry,
+// the move, the inner skip, the inner false output and its move, the outer
+// skip (the inner join), the outer false output and its move; the next
+// iteration is the outer join. Values: pred 0, x 1, z 2, false 3,
+// y[0..conds] from 4, then f[1..conds] (or g[1..conds], h[1..conds]).
+ProgramBuilder NestedCondChain(int conds, bool one_output) {
+  ProgramBuilder b;
+  uint32_t cpu = b.AddBuffer(4096);
+  int32_t pred =
+      b.AddPlannedTensor(executorch_flatbuffer::ScalarType::BOOL, {}, cpu, 0);
+  int32_t x = b.AddPlannedTensor(kFloat, {4}, cpu, 16);
+  int32_t z = b.AddPlannedTensor(kFloat, {4}, cpu, 32);
+  int32_t always = b.AddBool(false);
+  std::vector<int32_t> y, g, h;
+  for (int i = 0; i <= conds; ++i) {
+    y.push_back(b.AddPlannedTensor(kFloat, {4}, cpu, 48 + 16 * i));
+  }
+  for (int i = 1; i <= conds; ++i) {
+    g.push_back(b.AddPlannedTensor(kFloat, {4}, cpu, 1024 + 16 * i));
+  }
+  for (int i = 1; i <= conds && !one_output; ++i) {
+    h.push_back(b.AddPlannedTensor(kFloat, {4}, cpu, 2048 + 16 * i));
+  }
+  if (one_output) h = g;
+  int32_t neg = b.AddOperator("aten::neg");
+  b.AddKernelCall(neg, {x, y[0]});
+  for (int i = 1; i <= conds; ++i) {
+    const int32_t base = 1 + 9 * (i - 1);
+    b.AddJumpFalse(pred, base + 7);  // Outer entry.
+    b.AddJumpFalse(pred, base + 4);  // Inner entry.
+    b.AddMove(y[i - 1], y[i]);
+    b.AddJumpFalse(always, base + 6);  // Inner skip.
+    b.AddKernelCall(neg, {x, g[i - 1]});
+    b.AddMove(g[i - 1], y[i]);
+    b.AddJumpFalse(always, base + 9);  // Outer skip.
+    b.AddKernelCall(neg, {x, h[i - 1]});
+    b.AddMove(h[i - 1], y[i]);
+  }
+  b.AddKernelCall(b.AddOperator("aten::add"), {y[conds], x, z});
+  b.SetInputs({pred, x});
+  b.SetOutputs({z});
+  return b;
+}
+
+// With one false output a step, f[1] is carried on from iteration 2, two
+// parts a step: it has 16 by iteration 9, and iteration 10 takes it past
+// them. Its parts then stop where iteration 10's inner skip (85) left the
+// last one; extended by the later steps, the last part would span their
+// false branches (to 121 at 14 iterations). With two, h[1] is carried
+// along with g[i] (each registered by its own move into y[i], inside the
+// outer true branch, beside what y[i] already carries) and ends alike.
+TEST(ProgramPlanTest, AnAllocationPastItsPartsIsNotExtendedAgain) {
+  for (bool one_output : {true, false}) {
+    SCOPED_TRACE(one_output ? "one false output a step" : "two");
+    ProgramBuilder b = NestedCondChain(14, one_output);
+    std::vector<uint8_t> bytes;
+    Result<Plan> plan = PlanOf(b, &bytes);
+    ASSERT_TRUE(plan.ok()) << plan.error().ToString();
+    const Allocation& first = Find(*plan, one_output ? 19 : 33);
+    EXPECT_EQ(first.lifetime.first, one_output ? 5 : 8);
+    ASSERT_EQ(first.resumed.size(), 16u);
+    EXPECT_EQ(first.resumed[0].lifetime.first, 16);
+    EXPECT_EQ(first.resumed.back().lifetime.last, 85);
+    EXPECT_TRUE(Check(*plan).ok()) << FormatText(Check(*plan));
+  }
+}
+
 // testing::CondsProgram with the first cond's output moved on into w after
 // the join: w names the true output's bytes on the path through the true
 // branch, so the second cond's branches, on those bytes (128), overwrite
