@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <random>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -354,6 +356,19 @@ namespace memplan {
 namespace properties {
 namespace {
 
+// r at bytes [0,64) over [1,2] and then over `parts`; o at [32,96) over
+// [first,last]; positions up to end_time.
+Plan PlanWithHoles(std::vector<ResumedPart> parts, TimeValue end_time,
+                   TimeValue first, TimeValue last) {
+  Plan plan;
+  plan.buffers = {{1, 256, Device::Cpu()}};
+  plan.allocations = {Alloc("r", 1, 0, 64, 1, 2),
+                      Alloc("o", 1, 32, 64, first, last)};
+  plan.allocations[0].resumed = std::move(parts);
+  plan.end_time = end_time;
+  return plan;
+}
+
 // A lifetime with a hole: r is live over [1,2] and again over [6,8]. A
 // tensor in the hole may take its bytes; one in either part may not, and
 // one over both parts is one report. The resumed part may share bytes with
@@ -361,13 +376,7 @@ namespace {
 // first part ends is a lifetime fault.
 TEST(CheckTest, AResumedLifetimeIsLiveInBothPartsOnly) {
   auto plan_with = [](TimeValue first, TimeValue last) {
-    Plan plan;
-    plan.buffers = {{1, 256, Device::Cpu()}};
-    plan.allocations = {Alloc("r", 1, 0, 64, 1, 2),
-                        Alloc("o", 1, 32, 64, first, last)};
-    plan.allocations[0].resumed = {{{6, 8}, std::nullopt}};
-    plan.end_time = 9;
-    return plan;
+    return PlanWithHoles({{{6, 8}, std::nullopt}}, 9, first, last);
   };
   EXPECT_TRUE(Check(plan_with(3, 5)).ok())
       << FormatText(Check(plan_with(3, 5)));
@@ -402,14 +411,8 @@ TEST(CheckTest, AResumedLifetimeIsLiveInBothPartsOnly) {
 // out of order, or one touching the part before it, are lifetime faults.
 TEST(CheckTest, EachPartAfterAHoleIsLiveAndSharesOnItsOwn) {
   auto plan_with = [](TimeValue first, TimeValue last) {
-    Plan plan;
-    plan.buffers = {{1, 256, Device::Cpu()}};
-    plan.allocations = {Alloc("r", 1, 0, 64, 1, 2),
-                        Alloc("o", 1, 32, 64, first, last)};
-    plan.allocations[0].resumed = {{{5, 6}, std::nullopt},
-                                   {{9, 10}, std::nullopt}};
-    plan.end_time = 11;
-    return plan;
+    return PlanWithHoles({{{5, 6}, std::nullopt}, {{9, 10}, std::nullopt}}, 11,
+                         first, last);
   };
   for (const auto& [first, last] :
        {std::pair<TimeValue, TimeValue>{3, 4}, {7, 8}, {11, 11}}) {

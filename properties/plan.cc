@@ -34,9 +34,7 @@ std::string DescribeAllocation(const Allocation& a) {
 }
 
 Lifetime LifetimeHull(const Allocation& a) {
-  return a.resumed.empty()
-             ? a.lifetime
-             : Lifetime{a.lifetime.first, a.resumed.back().lifetime.last};
+  return {a.lifetime.first, a.last_part().last};
 }
 
 std::string DescribeInstruction(const Plan& plan, TimeValue position) {

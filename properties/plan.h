@@ -72,6 +72,13 @@ struct Allocation {
   // same slot) does not already hold these bytes there; the two never live
   // in one run, so the part may share bytes with it.
   std::vector<ResumedPart> resumed;
+  // The last part of the lifetime: the last resumed part, else `lifetime`.
+  Lifetime& last_part() {
+    return resumed.empty() ? lifetime : resumed.back().lifetime;
+  }
+  const Lifetime& last_part() const {
+    return resumed.empty() ? lifetime : resumed.back().lifetime;
+  }
   // Program plans: false for a tensor no instruction can read or write (a
   // slot into which every path moves another tensor before naming it; the
   // runtime still resolves its pointer). Its bounds, alignment and device

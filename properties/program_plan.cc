@@ -805,8 +805,7 @@ Result<Plan> PlanFromProgram(const Program& program, size_t method_index,
                 static_cast<__int128>(inner.offset) + inner.size) {
           continue;
         }
-        Lifetime& tail =
-            held.resumed.empty() ? held.lifetime : held.resumed.back().lifetime;
+        Lifetime& tail = held.last_part();
         tail.last = std::max(tail.last, passed.front().first);
         for (size_t k = 0; k < twins.size(); ++k) {
           // Up to the next branch's end, or where the namings end once
@@ -835,8 +834,7 @@ Result<Plan> PlanFromProgram(const Program& program, size_t method_index,
     for (size_t p : named) {
       if (saturated[p]) continue;
       Allocation& held = plan.allocations[p];
-      Lifetime& tail =
-          held.resumed.empty() ? held.lifetime : held.resumed.back().lifetime;
+      Lifetime& tail = held.last_part();
       if (reach > tail.last) {
         tail.last = reach;
         widen(p);
