@@ -13,10 +13,8 @@ namespace memplan {
 namespace bench {
 namespace {
 
-void PlanWorkload(benchmark::State& state, const std::string& name) {
-  WorkloadShape shape;
-  shape.items = static_cast<size_t>(state.range(0));
-  const std::vector<planner::PlanItem> items = ModelLikeWorkload(shape);
+void PlanItems(benchmark::State& state, const std::string& name,
+               const std::vector<planner::PlanItem>& items) {
   const uint64_t lower_bound = planner::LiveBytesLowerBound(items);
   std::unique_ptr<planner::Algorithm> algorithm = planner::MakeAlgorithm(name);
   planner::AlgorithmOptions options;
@@ -37,6 +35,12 @@ void PlanWorkload(benchmark::State& state, const std::string& name) {
       lower_bound == 0 ? 1.0
                        : static_cast<double>(placement.height) / lower_bound;
   state.counters["proven"] = placement.proven_optimal ? 1 : 0;
+}
+
+void PlanWorkload(benchmark::State& state, const std::string& name) {
+  WorkloadShape shape;
+  shape.items = static_cast<size_t>(state.range(0));
+  PlanItems(state, name, ModelLikeWorkload(shape));
 }
 
 BENCHMARK_CAPTURE(PlanWorkload, naive, std::string("naive"))
@@ -66,6 +70,21 @@ BENCHMARK_CAPTURE(PlanWorkload, exact, std::string("exact"))
     ->Arg(80)
     ->Unit(benchmark::kMillisecond)
     ->Iterations(1);
+
+// Lifetimes with no model's shape (bench/workloads.h UniformWorkload):
+// holes below the top almost everywhere, so nearly every item searches.
+void PlanUniform(benchmark::State& state, const std::string& name) {
+  PlanItems(state, name,
+            UniformWorkload(static_cast<size_t>(state.range(0)), 1));
+}
+BENCHMARK_CAPTURE(PlanUniform, best_fit, std::string("best_fit"))
+    ->Arg(10000)
+    ->Arg(100000)
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(PlanUniform, multi_fit, std::string("multi_fit"))
+    ->Arg(10000)
+    ->Arg(100000)
+    ->Unit(benchmark::kMillisecond);
 
 // Fully nested lifetimes, as a training graph keeps its activations for the
 // backward pass: item i lives over [i, 2n - i], sizes at random, so the

@@ -38,5 +38,23 @@ std::vector<planner::PlanItem> ModelLikeWorkload(const WorkloadShape& shape) {
   return items;
 }
 
+std::vector<planner::PlanItem> UniformWorkload(size_t items, uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<double> unit(0.0, 1.0);
+  const double log_min = std::log(64.0);
+  const double log_max = std::log(static_cast<double>(1 << 20));
+  const uint64_t positions = 2 * static_cast<uint64_t>(items) + 1;
+  std::vector<planner::PlanItem> out;
+  out.reserve(items);
+  for (size_t i = 0; i < items; ++i) {
+    const auto first = static_cast<TimeValue>(rng() % positions);
+    const auto length = static_cast<TimeValue>(1 + rng() % 500);
+    const auto size = static_cast<uint64_t>(
+        std::exp(log_min + unit(rng) * (log_max - log_min)));
+    out.push_back({(size + 15) / 16 * 16, 16, first, first + length - 1});
+  }
+  return out;
+}
+
 }  // namespace bench
 }  // namespace memplan

@@ -25,5 +25,12 @@ struct WorkloadShape {
 // Deterministic for a given shape. About two items start per position.
 std::vector<planner::PlanItem> ModelLikeWorkload(const WorkloadShape& shape);
 
+// No model's shape: `items` lifetimes starting uniformly over 2 x items
+// positions, each 1 to 500 positions long (about 125 live at a time, none
+// for the whole run), sizes log-uniform in [64 B, 1 MiB] padded to 16.
+// Best fit finds holes below the top nearly everywhere here, so nearly
+// every item searches its occupancy sets. Deterministic in (items, seed).
+std::vector<planner::PlanItem> UniformWorkload(size_t items, uint64_t seed);
+
 }  // namespace bench
 }  // namespace memplan

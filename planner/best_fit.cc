@@ -1,7 +1,6 @@
 #include "planner/best_fit.h"
 
 #include <algorithm>
-#include <deque>
 #include <numeric>
 
 #include "planner/lower_bound.h"
@@ -39,21 +38,22 @@ class ByteRanges {
     }
   }
 
-  // End of a range that intersects [start, end), or 0 when none does.
-  uint64_t Conflict(uint64_t start, uint64_t end) const {
-    auto it = std::upper_bound(
-        ranges_.begin(), ranges_.end(), start,
-        [](uint64_t value, const Range& r) { return value < r.end; });
-    return it != ranges_.end() && it->start < end ? it->end : 0;
-  }
-
-  bool empty() const { return ranges_.empty(); }
-
- private:
   struct Range {
     uint64_t start;
     uint64_t end;
   };
+
+  // The first range that ends after `offset` (or end()).
+  const Range* FirstEndingAfter(uint64_t offset) const {
+    const auto it = std::upper_bound(
+        ranges_.begin(), ranges_.end(), offset,
+        [](uint64_t value, const Range& r) { return value < r.end; });
+    return ranges_.data() + (it - ranges_.begin());
+  }
+  const Range* end() const { return ranges_.data() + ranges_.size(); }
+  bool empty() const { return ranges_.empty(); }
+
+ private:
   std::vector<Range> ranges_;
 };
 
@@ -90,7 +90,8 @@ class OccupancyTree {
     }
   }
 
-  // The sets whose union is everything placed during [lo, hi].
+  // The sets whose union is everything placed during [lo, hi]; valid until
+  // the next Insert (the sets live in one vector).
   void Collect(size_t lo, size_t hi,
                std::vector<const ByteRanges*>* out) const {
     out->clear();
@@ -126,7 +127,7 @@ class OccupancyTree {
   size_t size_ = 1;
   std::vector<uint32_t> own_;
   std::vector<uint32_t> sub_;
-  std::deque<ByteRanges> storage_;
+  std::vector<ByteRanges> storage_;
 };
 
 // A lower bound, per time, on the top of the block of bytes occupied from
@@ -336,6 +337,13 @@ std::vector<uint64_t> PlaceInOrder(const std::vector<PlanItem>& items,
   bool skip_sets = true;
   size_t looked = 0, skipped = 0;
   std::vector<const ByteRanges*> sets;
+  // Per set, its first range that may still meet the candidate: the
+  // candidate only rises, so each cursor only moves forward.
+  struct Cursor {
+    const ByteRanges::Range* at;
+    const ByteRanges::Range* end;
+  };
+  std::vector<Cursor> cursors;
   for (size_t i : order) {
     const PlanItem& item = items[i];
     if (item.size == 0) continue;  // Occupies no byte: offset 0 is valid.
@@ -353,13 +361,19 @@ std::vector<uint64_t> PlaceInOrder(const std::vector<PlanItem>& items,
       for (const Pending& p : pending) tree.Insert(p.lo, p.hi, p.start, p.end);
       pending.clear();
       tree.Collect(lo, hi, &sets);
-      for (bool moved = true; moved;) {
-        moved = false;
-        for (const ByteRanges* set : sets) {
-          for (uint64_t end;
-               (end = set->Conflict(offset, offset + item.size));) {
-            CheckedAlignUp(end, item.alignment, &offset);
-            moved = true;
+      cursors.clear();
+      for (const ByteRanges* set : sets) {
+        cursors.push_back({set->FirstEndingAfter(offset), set->end()});
+      }
+      // Round the sets until each in turn has left the candidate alone.
+      for (size_t s = 0, clean = 0; clean < cursors.size();
+           s = s + 1 == cursors.size() ? 0 : s + 1) {
+        ++clean;
+        Cursor& c = cursors[s];
+        for (; c.at != c.end && c.at->start < offset + item.size; ++c.at) {
+          if (c.at->end > offset) {
+            CheckedAlignUp(c.at->end, item.alignment, &offset);
+            clean = 1;
           }
         }
       }
