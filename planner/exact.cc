@@ -42,7 +42,9 @@
 // three (lifetime, area, busiest section; busiest, area, lifetime; busiest,
 // lifetime, area), each once as is and once re-ranked inside every part
 // the decomposition splits off, by the part's own unplaced bytes per
-// section.
+// section. The final height's plan is then placed again on one thread
+// within a fixed node budget (PlaceCanonically), so that which racing
+// thread got there first does not choose the plan.
 #include "planner/exact.h"
 
 #include <algorithm>
@@ -1424,6 +1426,44 @@ std::vector<std::string> SeedNames(size_t num_items) {
   return names;
 }
 
+// Racing threads make a plan depend on which of them got there first: the
+// six searches, and the dives beside the decision at the bound, which stop
+// one another. So that the plan is a function of the items wherever the
+// height is settled, it is placed again at that height on the calling
+// thread, afresh and within kCanonicalNodes (a budget no clock decides):
+// by the sweep where every section is full (it decides those), then by
+// the searches one after the other, each with an equal share; the first
+// plan found is kept. Where the budget runs out (or the deadline), the
+// raced plan stays: a problem that needs more search than that to place
+// may come out differently from run to run, at the same height where the
+// height was proven.
+constexpr uint64_t kCanonicalNodes = 12'000;
+
+// A plan at `height` that depends on nothing but the problem, or false.
+bool PlaceCanonically(const SearchProblem& problem,
+                      const std::vector<Item>& items, uint64_t height,
+                      Clock::time_point deadline,
+                      std::vector<uint64_t>* offsets) {
+  const uint64_t padded = AlignUp(height, problem.granule);
+  if (problem.EverySectionHolds(padded)) {
+    Sweep sweep(items, problem.sections);
+    if (sweep.FitsIn(height, padded, deadline, kCanonicalNodes / 2) ==
+        Outcome::kFound) {
+      sweep.WriteSolution(offsets);
+      return true;
+    }
+  }
+  const uint64_t share = kCanonicalNodes / 2 / std::size(kPreorders);
+  for (const Preorder& preorder : kPreorders) {
+    Search search(problem, preorder);
+    if (search.FitsIn(height, deadline, share) == Outcome::kFound) {
+      search.WriteSolution(offsets);
+      return true;
+    }
+  }
+  return false;
+}
+
 }  // namespace
 
 Result<Placement> ExactAlgorithm::Place(const std::vector<PlanItem>& items,
@@ -1526,6 +1566,9 @@ Result<Placement> ExactAlgorithm::Place(const std::vector<PlanItem>& items,
         std::chrono::duration<double>(Clock::now() - start).count();
     options.on_progress(reported);
   };
+  // Whether the best plan came from the searches or the dives (else it is
+  // a seed's, which no thread touched).
+  bool raced = false;
   auto decide = [&](uint64_t capacity, double share) {
     report(capacity);
     const Clock::time_point now = Clock::now();
@@ -1581,6 +1624,7 @@ Result<Placement> ExactAlgorithm::Place(const std::vector<PlanItem>& items,
       }
       best.offsets = std::move(offsets);
       best.height = PlacementHeight(items, best.offsets);
+      raced = true;
     } else if (outcome == Outcome::kInfeasible) {
       proven = std::max(proven, round_up(capacity + 1));
     }
@@ -1614,6 +1658,7 @@ Result<Placement> ExactAlgorithm::Place(const std::vector<PlanItem>& items,
     if (dived && dived->height < best.height) {
       best.offsets = std::move(dived->offsets);
       best.height = dived->height;
+      raced = true;
     }
     report(0);
   };
@@ -1678,6 +1723,14 @@ Result<Placement> ExactAlgorithm::Place(const std::vector<PlanItem>& items,
     }
     if (proven >= best.height) break;
     low = proven;
+  }
+  if (raced && Clock::now() < deadline) {
+    std::vector<uint64_t> offsets(items.size(), 0);
+    if (PlaceCanonically(problem, search_items, best.height, deadline,
+                         &offsets)) {
+      best.offsets = std::move(offsets);
+      best.height = PlacementHeight(items, best.offsets);
+    }
   }
   best.lower_bound = std::min(proven, best.height);
   best.proven_optimal = best.height <= proven;

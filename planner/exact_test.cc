@@ -356,6 +356,52 @@ TEST(ExactTest, NeverWorseThanBestFitAndAlwaysValid) {
   }
 }
 
+// Six searches race on threads, with multi_fit's dives beside the first
+// decision, and the first to find a plan stops the others: without the
+// canonical placement at the end, which of them got there first chose
+// among plans of one height. Two problems at mixed alignments whose bound
+// is out of reach (found among random ones: without that placement, 7 and
+// 1 of 20 runs gave another plan), each planned again and again: one plan.
+TEST(ExactTest, PlansTheSameItemsTheSameWayEveryTime) {
+  const std::vector<std::vector<PlanItem>> problems = {
+      {{791, 128, 4, 5},
+       {7, 128, 5, 6},
+       {4, 1, 1, 3},
+       {152, 1, 4, 6},
+       {7, 1, 1, 2},
+       {158, 1, 0, 2},
+       {608, 1, 5, 7},
+       {47, 1, 4, 5},
+       {391, 1, 5, 5},
+       {5, 128, 0, 1},
+       {6, 128, 4, 5},
+       {511, 128, 5, 7}},
+      {{498, 1, 2, 2},
+       {229, 128, 5, 7},
+       {2, 1, 5, 5},
+       {1, 128, 2, 4},
+       {76, 128, 2, 3},
+       {334, 1, 4, 6},
+       {351, 1, 1, 2},
+       {697, 1, 1, 2},
+       {832, 1, 4, 4},
+       {5, 128, 0, 0},
+       {2, 1, 0, 0},
+       {2, 128, 0, 2}},
+  };
+  for (const std::vector<PlanItem>& items : problems) {
+    Result<Placement> first = ExactAlgorithm().Place(items, {});
+    ASSERT_TRUE(first.ok());
+    ASSERT_TRUE(first->proven_optimal);
+    ASSERT_GT(first->height, LiveBytesLowerBound(items));  // It searched.
+    for (int again = 0; again < 20; ++again) {
+      Result<Placement> plan = ExactAlgorithm().Place(items, {});
+      ASSERT_TRUE(plan.ok());
+      EXPECT_EQ(plan->offsets, first->offsets) << "run " << again;
+    }
+  }
+}
+
 TEST(ExactTest, StopsAtTheTimeBudget) {
   // Many tiny items that do not tile: the search cannot finish, so the
   // time budget must end it, with a valid unproven plan.
