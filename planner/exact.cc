@@ -42,20 +42,20 @@
 // three (lifetime, area, busiest section; busiest, area, lifetime; busiest,
 // lifetime, area), each once as is and once re-ranked inside every part
 // the decomposition splits off, by the part's own unplaced bytes per
-// section. The final height's plan is then placed again on one thread
-// within a fixed node budget (PlaceCanonically), so that which racing
-// thread got there first does not choose the plan.
+// section. They race in lockstep, so that which of them won is counted in
+// nodes, not decided by the threads' speeds: the plan depends on the items
+// alone, unless the time budget ended a decision.
 #include "planner/exact.h"
 
 #include <algorithm>
 #include <array>
-#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <limits>
 #include <memory>
 #include <new>
 #include <numeric>
+#include <optional>
 #include <string>
 #include <system_error>
 #include <thread>
@@ -66,6 +66,7 @@
 #include <pthread.h>
 #endif
 
+#include "planner/lockstep.h"
 #include "planner/lower_bound.h"
 #include "planner/multi_fit.h"
 #include "planner/overlap_graph.h"
@@ -92,19 +93,11 @@ struct Item {
 // No item, no section.
 constexpr uint32_t kNone = std::numeric_limits<uint32_t>::max();
 
-// When a decision ends, out of budget: at a time, or once another thread
-// sets `stop` (the dives, at the bound) or `race` (a rival search that
-// decided).
+// When a decision ends, out of budget: at a time.
 struct Deadline {
   Clock::time_point at;
-  const std::atomic<bool>* stop = nullptr;
-  const std::atomic<bool>* race = nullptr;
 
-  bool Passed() const {
-    return Clock::now() > at ||
-           (stop != nullptr && stop->load(std::memory_order_relaxed)) ||
-           (race != nullptr && race->load(std::memory_order_relaxed));
-  }
+  bool Passed() const { return Clock::now() > at; }
 };
 
 // Stack a search leaves below its deepest node, for what a node calls
@@ -146,6 +139,10 @@ uintptr_t StackFloor() {
 // stack of a few MiB did.
 struct Budget {
   Deadline deadline;
+  Lockstep* race = nullptr;  // And the race it runs in, as `member`.
+  size_t member = 0;
+  uint64_t work = 0;       // In the race: Lockstep's units, all attempts.
+  uint64_t epoch_end = 0;  // Where the member's current epoch ends.
   uint64_t nodes = 0;
   uint64_t limit = 0;
   uint64_t total = 0;
@@ -166,17 +163,27 @@ struct Budget {
   // Ends the attempt: every later Tick fails.
   void Stop() { limit = 0; }
   // Counts a node: false once the attempt is out of nodes, at the stack's
-  // floor, or (checked every 256 nodes) out of time; the last two also end
-  // the attempt. Inline, so the frame it reads is the searching function's
-  // (or, not inlined, one just below it).
-  bool Tick() {
+  // floor, or (checked every 256 nodes) out of time or out of the race; all
+  // but the first also end the attempt. Inline, so the frame it reads is the
+  // searching function's (or, not inlined, one just below it).
+  bool Tick(uint64_t node_work = 1) {
     if (++nodes > limit) return false;
     if (reinterpret_cast<uintptr_t>(__builtin_frame_address(0)) < stack_floor) {
       too_deep = true;
       Stop();
       return false;
     }
-    if ((nodes & 255) == 0 && deadline.Passed()) {
+    if (race != nullptr) {
+      work += node_work;
+      for (; work >= epoch_end; epoch_end += Lockstep::kEpochWork) {
+        if (!race->EndEpoch(member)) {
+          Stop();
+          return false;
+        }
+      }
+    }
+    if ((nodes & 255) == 0 &&
+        (deadline.Passed() || (race != nullptr && race->Beaten(member)))) {
       Stop();
       return false;
     }
@@ -397,10 +404,16 @@ class Search {
     }
   }
   uint64_t total_nodes() const { return budget_.total; }
-  // Decisions from now on also end (out of budget) once *stop is set.
-  void StopWhen(const std::atomic<bool>* stop) { budget_.deadline.stop = stop; }
-  // And once *race is set.
-  void RaceWith(const std::atomic<bool>* race) { budget_.deadline.race = race; }
+  uint64_t work() const { return budget_.work; }
+  // Decisions from now on run in `race` as `member` (none: nullptr).
+  void RaceIn(Lockstep* race, size_t member) {
+    budget_.race = race;
+    budget_.member = member;
+    if (race != nullptr) {
+      budget_.work = 0;
+      budget_.epoch_end = Lockstep::kEpochWork;
+    }
+  }
 
  private:
   // Whether a comes before b in `order`, with `busiest` per item; ties in
@@ -510,7 +523,9 @@ class Search {
            other.size % other.alignment == 0 && item.size % item.alignment == 0;
   }
 
-  bool Tick() { return budget_.Tick(); }
+  bool Tick(uint64_t work = 1) { return budget_.Tick(work); }
+  // Counts work done besides a node's passes (Tick): the race's clock.
+  void Spend(uint64_t work) { budget_.work += work; }
 
   // Solves `part` split at the cuts cut_log_[cut_base..]: each side alone,
   // since no unplaced item spans a cut, but each still at last_offset or
@@ -522,6 +537,7 @@ class Search {
   Outcome SolveParts(const Part& part, size_t cut_base, uint64_t last_offset) {
     if (cut_log_.size() == cut_base) return Dfs(part, last_offset, 0);
     std::vector<uint32_t> cuts(cut_log_.begin() + cut_base, cut_log_.end());
+    Spend((cuts.size() + 1) * (part.end - part.begin));
     const size_t top = arena_.size();
     std::vector<Part> parts;
     uint32_t lo = part.lo;
@@ -549,12 +565,14 @@ class Search {
     for (const Part& sub : parts) {
       if (per_part_ != nullptr) RerankPart(sub, &rank_log);
     }
+    if (per_part_ != nullptr) Spend(2 * (part.end - part.begin));
     for (size_t p = 1; p < parts.size() && outcome == Outcome::kFound; ++p) {
       outcome = Dfs(parts[p], last_offset, 0, /*probe=*/true);
     }
     for (const Part& sub : parts) {
       if (outcome != Outcome::kFound) break;
       PartKey(sub, last_offset, &key);
+      Spend(key.size());
       if (refuted_.Contains(key)) {
         outcome = Outcome::kInfeasible;
         break;
@@ -589,7 +607,10 @@ class Search {
   Outcome Dfs(const Part& part, uint64_t last_offset, uint32_t last_rank,
               bool probe = false) {
     if (part.begin == part.end) return Outcome::kFound;
-    if (!Tick()) return Outcome::kOutOfBudget;
+    // What the node costs: passes over the part's sections and items.
+    if (!Tick(part.hi - part.lo + 1 + part.end - part.begin)) {
+      return Outcome::kOutOfBudget;
+    }
     // First the cheap half of the section bound, before the pass over the
     // items: every unplaced item goes at last_offset or above, and above
     // what is placed in its sections.
@@ -642,6 +663,7 @@ class Search {
         continue;
       }
       uint64_t lowest = std::numeric_limits<uint64_t>::max();
+      Spend(problem_.cover_begin[s + 1] - problem_.cover_begin[s]);
       for (size_t k = problem_.cover_begin[s]; k < problem_.cover_begin[s + 1];
            ++k) {
         const uint32_t j = problem_.covering[k];
@@ -664,6 +686,7 @@ class Search {
       }
     }
     candidates_.resize(end);
+    Spend(end - base);
     std::sort(candidates_.begin() + base, candidates_.end(),
               [&](uint32_t a, uint32_t b) {
                 if (min_offset_[a] != min_offset_[b]) {
@@ -697,6 +720,9 @@ class Search {
     pos_[b] = last;
 
     const size_t offset_mark = offset_log_.size();
+    // Both passes over b's neighbours and sections, placing and undoing.
+    Spend(2 * (problem_.overlaps.end(b) - problem_.overlaps.begin(b) + item.hi -
+               item.lo + 1));
     for (size_t k = problem_.overlaps.begin(b); k < problem_.overlaps.end(b);
          ++k) {
       const uint32_t j = problem_.overlaps.neighbors()[k];
@@ -787,16 +813,19 @@ class Search {
 };
 
 // The preorders race: one Search each, each on a thread of its own (the
-// caller's for the first), until one decides, which stops the others.
-// MiniMalloc instead round-robins its preorders with node limits doubling
-// from scratch, so that one unlucky order does not sink a decision; but a
-// restart searches its order's tree again from the top, and a search that
-// needs N nodes costs about twice N per preorder that way. Racing, it costs
-// N per preorder: asplos2024 E's plan at its bound takes one order about
-// 0.5M nodes, the round-robin 9.3M (10 s here). Where threads cannot be had
-// the rest run on the caller's, in turn, each an equal share of the time.
+// caller's for the first), in lockstep (Lockstep, above) until one decides,
+// which stops the others. MiniMalloc instead round-robins its preorders
+// with node limits doubling from scratch, so that one unlucky order does
+// not sink a decision; but a restart searches its order's tree again from
+// the top, and a search that needs N nodes costs about twice N per
+// preorder that way. Racing, it costs N per preorder: asplos2024 E's plan
+// at its bound takes one order about 0.5M nodes, the round-robin 9.3M
+// (10 s here). Where threads cannot be had, the members without one run on
+// the caller's after the race, in turn, each an equal share of the time.
 class Searches {
  public:
+  static constexpr size_t kMembers = std::size(kPreorders);
+
   explicit Searches(const SearchProblem& problem) : problem_(problem) {
     for (const Preorder& preorder : kPreorders) {
       members_.push_back(std::make_unique<Search>(problem, preorder));
@@ -805,58 +834,63 @@ class Searches {
 
   // Each search gets an equal share of `nodes`. A capacity under a
   // section's bytes or an item is refused here, before any thread starts.
-  Outcome FitsIn(uint64_t capacity, Clock::time_point deadline,
-                 uint64_t nodes) {
-    if (!FitsUnder(0, problem_.max_section_bytes(),
-                   AlignUp(capacity, problem_.granule))) {
+  // The searches race in `race` where given (members 0 to kMembers - 1;
+  // the caller runs the others, and this waits for them to leave), else in
+  // one of their own; where another member wins, they are kOutOfBudget.
+  Outcome FitsIn(uint64_t capacity, Clock::time_point deadline, uint64_t nodes,
+                 Lockstep* race = nullptr) {
+    bool fits = FitsUnder(0, problem_.max_section_bytes(),
+                          AlignUp(capacity, problem_.granule));
+    for (const Item& item : problem_.items) {
+      fits = fits && item.size <= capacity;
+    }
+    if (!fits) {
+      // Out of the caller's race (its other members run on).
+      for (size_t i = 0; race != nullptr && i < kMembers; ++i) {
+        race->Leave(i, false);
+      }
       return Outcome::kInfeasible;
     }
-    for (const Item& item : problem_.items) {
-      if (item.size > capacity) return Outcome::kInfeasible;
-    }
-    const size_t k = members_.size();
-    std::atomic<bool> decided{false};
-    std::vector<Outcome> outcomes(k, Outcome::kOutOfBudget);
+    std::optional<Lockstep> own;
+    if (race == nullptr) race = &own.emplace(kMembers);
+    std::vector<Outcome> outcomes(kMembers, Outcome::kOutOfBudget);
     // A member out of memory drops out of the race (its next FitsIn starts
     // afresh); the others decide.
-    auto run = [&, capacity, nodes, k](size_t i, Clock::time_point until) {
-      members_[i]->RaceWith(&decided);
+    auto run = [&, capacity, nodes](size_t i, Clock::time_point until,
+                                    Lockstep* in) {
+      members_[i]->RaceIn(in, i);
       try {
-        outcomes[i] = members_[i]->FitsIn(capacity, until, nodes / k);
+        outcomes[i] = members_[i]->FitsIn(capacity, until, nodes / kMembers);
       } catch (const std::bad_alloc&) {
         outcomes[i] = Outcome::kOutOfBudget;
       }
-      members_[i]->RaceWith(nullptr);
-      if (outcomes[i] != Outcome::kOutOfBudget) decided = true;
+      members_[i]->RaceIn(nullptr, 0);
+      if (in != nullptr) in->Leave(i, outcomes[i] != Outcome::kOutOfBudget);
     };
     std::vector<std::thread> threads;
     size_t started = 1;
     try {
-      for (; started < k; ++started) {
-        threads.emplace_back(run, started, deadline);
+      for (; started < kMembers; ++started) {
+        threads.emplace_back(run, started, deadline, race);
       }
     } catch (const std::system_error&) {
-      // Fewer threads: the rest run here.
+      // Fewer threads: the rest leave the race, and run here after it.
+      for (size_t i = started; i < kMembers; ++i) race->Leave(i, false);
     }
-    // Here: the first member, then those no thread took (started..k).
-    const size_t here = 1 + (k - started);
-    for (size_t n = 0; n < here && !decided; ++n) {
-      const Clock::time_point now = Clock::now();
-      const size_t left = here - n;
-      run(n == 0 ? 0 : started + n - 1,
-          left == 1 || now >= deadline
-              ? deadline
-              : now + (deadline - now) / static_cast<int>(left));
-    }
+    run(0, Share(deadline, kMembers - started + 1), race);
     for (std::thread& thread : threads) thread.join();
-    for (size_t i = 0; i < k; ++i) {
-      if (outcomes[i] == Outcome::kFound) {
-        winner_ = i;
-        return Outcome::kFound;
-      }
+    const size_t winner = race->winner();
+    if (winner < kMembers) {
+      winner_ = winner;
+      return outcomes[winner];
     }
-    for (Outcome outcome : outcomes) {
-      if (outcome == Outcome::kInfeasible) return outcome;
+    if (winner < race->members()) return Outcome::kOutOfBudget;
+    for (size_t i = started; i < kMembers; ++i) {
+      run(i, Share(deadline, kMembers - i), nullptr);
+      if (outcomes[i] != Outcome::kOutOfBudget) {
+        winner_ = i;
+        return outcomes[i];
+      }
     }
     return Outcome::kOutOfBudget;
   }
@@ -870,11 +904,16 @@ class Searches {
     for (const auto& member : members_) total += member->total_nodes();
     return total;
   }
-  void StopWhen(const std::atomic<bool>* stop) {
-    for (const auto& member : members_) member->StopWhen(stop);
-  }
 
  private:
+  // An equal share, for one of `left` runs in turn, of the time to deadline
+  // (all of it for the last).
+  static Clock::time_point Share(Clock::time_point deadline, size_t left) {
+    const Clock::time_point now = Clock::now();
+    if (left <= 1 || now >= deadline) return deadline;
+    return now + (deadline - now) / static_cast<int>(left);
+  }
+
   const SearchProblem& problem_;
   std::vector<std::unique_ptr<Search>> members_;
   size_t winner_ = 0;
@@ -1031,8 +1070,6 @@ class Sweep {
     }
   }
   uint64_t total_nodes() const { return budget_.total; }
-  // Decisions from now on also end (out of budget) once *stop is set.
-  void StopWhen(const std::atomic<bool>* stop) { budget_.deadline.stop = stop; }
   bool complete() const { return complete_; }
 
  private:
@@ -1426,43 +1463,12 @@ std::vector<std::string> SeedNames(size_t num_items) {
   return names;
 }
 
-// Racing threads make a plan depend on which of them got there first: the
-// six searches, and the dives beside the decision at the bound, which stop
-// one another. So that the plan is a function of the items wherever the
-// height is settled, it is placed again at that height on the calling
-// thread, afresh and within kCanonicalNodes (a budget no clock decides):
-// by the sweep where every section is full (it decides those), then by
-// the searches one after the other, each with an equal share; the first
-// plan found is kept. Where the budget runs out (or the deadline), the
-// raced plan stays: a problem that needs more search than that to place
-// may come out differently from run to run, at the same height where the
-// height was proven.
-constexpr uint64_t kCanonicalNodes = 12'000;
-
-// A plan at `height` that depends on nothing but the problem, or false.
-bool PlaceCanonically(const SearchProblem& problem,
-                      const std::vector<Item>& items, uint64_t height,
-                      Clock::time_point deadline,
-                      std::vector<uint64_t>* offsets) {
-  const uint64_t padded = AlignUp(height, problem.granule);
-  if (problem.EverySectionHolds(padded)) {
-    Sweep sweep(items, problem.sections);
-    if (sweep.FitsIn(height, padded, deadline, kCanonicalNodes / 2) ==
-        Outcome::kFound) {
-      sweep.WriteSolution(offsets);
-      return true;
-    }
-  }
-  const uint64_t share = kCanonicalNodes / 2 / std::size(kPreorders);
-  for (const Preorder& preorder : kPreorders) {
-    Search search(problem, preorder);
-    if (search.FitsIn(height, deadline, share) == Outcome::kFound) {
-      search.WriteSolution(offsets);
-      return true;
-    }
-  }
-  return false;
-}
+// What one of multi_fit's dives counts as in the race beside the bound's
+// searches (Lockstep's work units), per item and per pair of items that
+// meet in time (about what a dive does: see multi_fit.cc): a dive took
+// 5.5-16.5 times that many units' time, median 10, on asplos2024 A..K and a
+// problem of each generated family at 100, 300 and 500 buffers.
+constexpr uint64_t kDiveWorkPerPair = 10;
 
 }  // namespace
 
@@ -1566,10 +1572,8 @@ Result<Placement> ExactAlgorithm::Place(const std::vector<PlanItem>& items,
         std::chrono::duration<double>(Clock::now() - start).count();
     options.on_progress(reported);
   };
-  // Whether the best plan came from the searches or the dives (else it is
-  // a seed's, which no thread touched).
-  bool raced = false;
-  auto decide = [&](uint64_t capacity, double share) {
+  // `race`: the lockstep the dives beside the bound's decision follow.
+  auto decide = [&](uint64_t capacity, double share, Lockstep* race = nullptr) {
     report(capacity);
     const Clock::time_point now = Clock::now();
     const Clock::time_point until =
@@ -1587,11 +1591,18 @@ Result<Placement> ExactAlgorithm::Place(const std::vector<PlanItem>& items,
     // the search. Elsewhere the search (which can prove) goes first with
     // two thirds, then the sweep: with slack it finds some aligned
     // packings fast, but none of MiniMalloc's asplos2024 problems at their
-    // capacity, where the search finds most.
-    const bool exact_sweep = problem.EverySectionHolds(padded_capacity);
+    // capacity, where the search finds most. With the dives beside (at a
+    // bound with slack) the searches race them for two thirds, and the
+    // dives have the last third to themselves: there the sweep found no
+    // plan on any of the 14 such problems of hard_planner_bench (12
+    // unreachable, asplos2024 D and J), and the dives' plans are the
+    // lower.
     Outcome outcome;
     bool swept = false;
-    if (exact_sweep) {
+    if (race != nullptr) {
+      const Clock::time_point two_thirds = now + (until - now) * 2 / 3;
+      outcome = search.FitsIn(capacity, two_thirds, nodes / 3 * 2, race);
+    } else if (problem.EverySectionHolds(padded_capacity)) {
       const Clock::time_point two_thirds = now + (until - now) * 2 / 3;
       outcome =
           sweep.FitsIn(capacity, padded_capacity, two_thirds, nodes / 3 * 2);
@@ -1624,7 +1635,6 @@ Result<Placement> ExactAlgorithm::Place(const std::vector<PlanItem>& items,
       }
       best.offsets = std::move(offsets);
       best.height = PlacementHeight(items, best.offsets);
-      raced = true;
     } else if (outcome == Outcome::kInfeasible) {
       proven = std::max(proven, round_up(capacity + 1));
     }
@@ -1636,15 +1646,18 @@ Result<Placement> ExactAlgorithm::Place(const std::vector<PlanItem>& items,
   // three quarters: the search is heavy-tailed, and the bisection after it
   // starts from the heuristics' height).
   const bool exact_at_bound = problem.EverySectionHolds(AlignUp(low, granule));
+  const double bound_share = exact_at_bound ? 0.5 : 0.75;
   // Where some section has slack, multi_fit's squeaky-wheel dives, unbounded
   // in number (a dive counted as one node per item, up to half the nodes),
-  // run beside that decision on a thread of their own, for as long as it; the
-  // first to reach the bound stops the other. With slack to spare the
-  // search finds few plans, and the dives find lower ones than the
-  // bisection does: on asplos2024 at 5 s they prove H (0.4-0.7 s, beside
-  // the six racing searches) and give D and J their heights (1.077x ->
-  // 1.060-1.069x, 1.055x -> 1.044x when they came in). The bisection then
-  // starts from their height.
+  // run beside that decision on a thread of their own, the seventh member
+  // of the searches' race (a dive counted by kDiveWorkPerPair), and on
+  // after it until the decision's time is up; the first to reach the
+  // bound in the race stops the other. With slack to spare the search finds
+  // few plans, and the dives find lower ones than the bisection does: on
+  // asplos2024 at 5 s they prove H (0.4-0.7 s, beside the six racing
+  // searches) and give D and J their heights (1.077x -> 1.060-1.069x,
+  // 1.055x -> 1.044x when they came in). The bisection then starts from
+  // their height.
   // Up to half the nodes left, a dive counted as one node per item.
   auto dive_budget = [&](Clock::time_point until, uint64_t stop_at) {
     DiveBudget budget;
@@ -1658,38 +1671,51 @@ Result<Placement> ExactAlgorithm::Place(const std::vector<PlanItem>& items,
     if (dived && dived->height < best.height) {
       best.offsets = std::move(dived->offsets);
       best.height = dived->height;
-      raced = true;
     }
     report(0);
   };
-  std::atomic<bool> stop_search{false}, stop_dives{false};
   std::optional<Placement> dived;
   uint64_t dives = 0;
   std::thread diver;
+  Lockstep race(Searches::kMembers + 1);
+  const size_t diver_member = Searches::kMembers;
   if (!exact_at_bound && Clock::now() < deadline) {
+    // Chains split at half the time to the deadline, as in DiveUntil
+    // alone; the dives end with the decision.
     DiveBudget budget = dive_budget(deadline, low);
-    budget.stop = &stop_dives;
-    search.StopWhen(&stop_search);
-    sweep.StopWhen(&stop_search);
+    const Clock::time_point now = Clock::now();
+    const Clock::time_point until =
+        now + std::chrono::duration_cast<Clock::duration>((deadline - now) *
+                                                          bound_share);
+    const uint64_t dive_work =
+        kDiveWorkPerPair * (search_items.size() + problem.overlaps.pairs());
+    budget.proceed = [&race, diver_member, dive_work, until,
+                      paced = uint64_t{0}]() mutable {
+      if (Clock::now() >= until) return false;
+      paced += dive_work;
+      for (; paced >= Lockstep::kEpochWork; paced -= Lockstep::kEpochWork) {
+        if (!race.EndEpoch(diver_member)) return false;
+      }
+      return !race.Beaten(diver_member);
+    };
     try {
-      diver = std::thread([&items, budget, low, &dived, &dives, &stop_search] {
-        try {
-          dived = DiveUntil(items, budget, &dives);
-        } catch (const std::bad_alloc&) {
-          dived.reset();  // Out of memory: no dives, the search goes on.
-        }
-        if (dived && dived->height <= low) stop_search = true;
-      });
+      diver = std::thread(
+          [&items, budget, low, &dived, &dives, &race, diver_member] {
+            try {
+              dived = DiveUntil(items, budget, &dives);
+            } catch (const std::bad_alloc&) {
+              dived.reset();  // Out of memory: no dives, the search goes on.
+            }
+            race.Leave(diver_member, dived && dived->height <= low);
+          });
     } catch (const std::system_error&) {
       // No thread to be had: the dives run after the decision instead.
     }
   }
-  const Outcome at_bound = decide(low, exact_at_bound ? 0.5 : 0.75);
-  search.StopWhen(nullptr);
-  sweep.StopWhen(nullptr);
   const bool dove = diver.joinable();
+  if (!dove) race.Leave(diver_member, false);
+  const Outcome at_bound = decide(low, bound_share, dove ? &race : nullptr);
   if (dove) {
-    stop_dives = true;
     diver.join();
     keep_dives(dived, dives);
   }
@@ -1723,14 +1749,6 @@ Result<Placement> ExactAlgorithm::Place(const std::vector<PlanItem>& items,
     }
     if (proven >= best.height) break;
     low = proven;
-  }
-  if (raced && Clock::now() < deadline) {
-    std::vector<uint64_t> offsets(items.size(), 0);
-    if (PlaceCanonically(problem, search_items, best.height, deadline,
-                         &offsets)) {
-      best.offsets = std::move(offsets);
-      best.height = PlacementHeight(items, best.offsets);
-    }
   }
   best.lower_bound = std::min(proven, best.height);
   best.proven_optimal = best.height <= proven;

@@ -358,10 +358,11 @@ TEST(ExactTest, NeverWorseThanBestFitAndAlwaysValid) {
 
 // Six searches race on threads, with multi_fit's dives beside the first
 // decision, and the first to find a plan stops the others: without the
-// canonical placement at the end, which of them got there first chose
-// among plans of one height. Two problems at mixed alignments whose bound
-// is out of reach (found among random ones: without that placement, 7 and
-// 1 of 20 runs gave another plan), each planned again and again: one plan.
+// lockstep (planner/lockstep.h), which of them got there first in time
+// chose among plans of one height. Two problems at mixed alignments whose
+// bound is out of reach (found among random ones: with a race won in time,
+// 7 and 1 of 20 runs gave another plan), each planned again and again: one
+// plan.
 TEST(ExactTest, PlansTheSameItemsTheSameWayEveryTime) {
   const std::vector<std::vector<PlanItem>> problems = {
       {{791, 128, 4, 5},

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <array>
-#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <limits>
@@ -857,9 +856,8 @@ std::optional<Placement> DiveUntil(const std::vector<PlanItem>& items,
                    lower_bound, tries.offsets(),
                    [&](uint64_t dive, uint64_t height) {
                      return dive < max_dives && height > budget.stop_at &&
-                            (budget.stop == nullptr ||
-                             !budget.stop->load(std::memory_order_relaxed)) &&
-                            std::chrono::steady_clock::now() < until;
+                            std::chrono::steady_clock::now() < until &&
+                            (!budget.proceed || budget.proceed());
                    },
                    Flips::kNearBest, &ran)
                    .offsets);

@@ -28,9 +28,9 @@
 // Deterministic: the jitter and the noise have fixed seeds.
 #pragma once
 
-#include <atomic>
 #include <chrono>
 #include <cstddef>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -56,7 +56,9 @@ struct DiveBudget {
   uint64_t max_dives = 0;
   std::chrono::steady_clock::time_point until;  // Checked before each dive.
   uint64_t stop_at = 0;  // A plan this low (the live-bytes bound or above).
-  const std::atomic<bool>* stop = nullptr;  // Set by another thread.
+  // Asked before each dive, where set: false ends the dives. exact paces
+  // the dives beside its searches with it.
+  std::function<bool()> proceed;
 };
 
 // multi_fit's squeaky-wheel dives (best fit, then dives with their flips:

@@ -1,6 +1,5 @@
 #include "planner/multi_fit.h"
 
-#include <atomic>
 #include <chrono>
 #include <optional>
 #include <random>
@@ -224,10 +223,9 @@ TEST(DiveUntilTest, BestFitsPlanWhenNoDiveRuns) {
   ASSERT_TRUE(after.has_value());
   EXPECT_EQ(dives, 0u);
   EXPECT_EQ(after->offsets, best_fit->offsets);
-  // Stopped by another thread before the first dive.
-  std::atomic<bool> stop{true};
+  // Stopped by its caller before the first dive.
   DiveBudget stopped = Dives(1000);
-  stopped.stop = &stop;
+  stopped.proceed = [] { return false; };
   dives = 99;
   std::optional<Placement> none_run = DiveUntil(items, stopped, &dives);
   ASSERT_TRUE(none_run.has_value());
