@@ -47,7 +47,10 @@ struct AlgorithmOptions {
   // Search budget for exact algorithms; heuristics ignore them. By default
   // the time decides: exact's searches race on up to seven threads, each
   // with its share of the nodes, and 5M (the old default) in all left
-  // asplos2024 E unsolved after 2.4 s of its 10.
+  // asplos2024 E unsolved after 2.4 s of its 10. Where the nodes run out
+  // first, exact's plan depends on the items alone (not on the machine or
+  // its load); where the time does, it may not. max_seconds counts up to
+  // 1e9; not a positive number, no search.
   uint64_t max_nodes = 1'000'000'000;
   double max_seconds = 10.0;
   // If set, exact algorithms call it, on the thread that called Place(),

@@ -1470,6 +1470,9 @@ std::vector<std::string> SeedNames(size_t num_items) {
 // problem of each generated family at 100, 300 and 500 buffers.
 constexpr uint64_t kDiveWorkPerPair = 10;
 
+// The longest budget in seconds: about 31 years.
+constexpr double kMaxSeconds = 1e9;
+
 }  // namespace
 
 Result<Placement> ExactAlgorithm::Place(const std::vector<PlanItem>& items,
@@ -1549,9 +1552,13 @@ Result<Placement> ExactAlgorithm::Place(const std::vector<PlanItem>& items,
     lower_bound = std::max(lower_bound, padded - (granule - 1));
   lower_bound = round_up(lower_bound);
 
+  // Up to kMaxSeconds (a larger count of nanoseconds would not fit the
+  // clock's), none where it is not a positive number.
+  const double seconds =
+      options.max_seconds > 0 ? std::min(options.max_seconds, kMaxSeconds) : 0;
   const Clock::time_point deadline =
       start + std::chrono::duration_cast<Clock::duration>(
-                  std::chrono::duration<double>(options.max_seconds));
+                  std::chrono::duration<double>(seconds));
   uint64_t nodes_left = options.max_nodes;
   uint64_t proven = lower_bound;  // No plan is lower (a proof).
   uint64_t low = lower_bound;     // The bisection's floor (maybe a guess).

@@ -424,6 +424,31 @@ TEST(ExactTest, StopsAtTheTimeBudget) {
   EXPECT_LT(spent.count(), 2.0);
 }
 
+TEST(ExactTest, ANodeBudgetGivesOnePlanWhateverTheTime) {
+  // StopsAtTheTimeBudget's items, which no search finishes: with the nodes
+  // running out first (and a time budget past the clock's range, which is
+  // capped, not overflowed), every run gives one plan.
+  std::vector<PlanItem> items;
+  for (int i = 0; i < 300; ++i) {
+    items.push_back({static_cast<uint64_t>(3 + (i * 7) % 11), 1,
+                     static_cast<TimeValue>(i / 3),
+                     static_cast<TimeValue>(i / 3 + (i % 5))});
+  }
+  AlgorithmOptions options;
+  options.max_nodes = 50'000;
+  options.max_seconds = 1e300;
+  Result<Placement> first = ExactAlgorithm().Place(items, options);
+  ASSERT_TRUE(first.ok());
+  EXPECT_TRUE(ValidPlan(items, *first));
+  EXPECT_FALSE(first->proven_optimal);
+  for (int again = 1; again < 4; ++again) {
+    Result<Placement> plan = ExactAlgorithm().Place(items, options);
+    ASSERT_TRUE(plan.ok());
+    EXPECT_EQ(plan->offsets, first->offsets) << "run " << again;
+    EXPECT_EQ(plan->lower_bound, first->lower_bound) << "run " << again;
+  }
+}
+
 TEST(ExactTest, EmptyInputIsTriviallyOptimal) {
   Result<Placement> placement = ExactAlgorithm().Place({}, {});
   ASSERT_TRUE(placement.ok());

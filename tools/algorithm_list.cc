@@ -1,6 +1,7 @@
 #include "tools/algorithm_list.h"
 
 #include <cstdio>
+#include <string>
 
 #include "planner/algorithm.h"
 #include "tools/command_line.h"
@@ -92,6 +93,17 @@ void AddExactSecondsOption(CLI::App& app, double* seconds) {
   app.add_option("--exact-seconds", *seconds, help)
       ->type_name("S")
       ->check(PositiveSeconds());
+}
+
+void AddExactNodesOption(CLI::App& app, uint64_t* nodes) {
+  app.add_option("--exact-nodes", *nodes,
+                 "node budget of the exact algorithm per partition\n"
+                 "(default " +
+                     std::to_string(*nodes) +
+                     "; where it runs out first, the plan\n"
+                     "depends on the problem alone)")
+      ->type_name("N")
+      ->check(NodeCount());
 }
 
 }  // namespace cli

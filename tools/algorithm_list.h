@@ -1,8 +1,9 @@
 // The --algo option, with one spelling and one check for every subcommand,
-// and --exact-seconds.
+// and exact's budgets.
 #pragma once
 
 #include <CLI/CLI.hpp>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -27,6 +28,11 @@ void AddAlgorithmOption(CLI::App& app, AlgorithmCount count,
 // Adds --exact-seconds S, exact's wall-time budget per partition, a number
 // > 0; `*seconds` holds the default and is set only when it is given.
 void AddExactSecondsOption(CLI::App& app, double* seconds);
+
+// Adds --exact-nodes N, exact's node budget per partition (a dive counts
+// one node per item), a decimal integer; `*nodes` holds the default and is
+// set only when it is given.
+void AddExactNodesOption(CLI::App& app, uint64_t* nodes);
 
 }  // namespace cli
 }  // namespace memplan

@@ -74,15 +74,24 @@ CLI::Validator PowerOfTwo() {
       "");
 }
 
-CLI::Validator ByteCount() {
+namespace {
+
+// A non-negative decimal integer; else "must be <what> (0, 1, 2, ...)".
+CLI::Validator Count(const std::string& what) {
   return CLI::Validator(
-      [](std::string& text) -> std::string {
+      [what](std::string& text) -> std::string {
         uint64_t value = 0;
         if (ParseDecimal(text, &value)) return "";
-        return "must be a byte count (0, 1, 2, ...), not '" + text + "'";
+        return "must be " + what + " (0, 1, 2, ...), not '" + text + "'";
       },
       "");
 }
+
+}  // namespace
+
+CLI::Validator ByteCount() { return Count("a byte count"); }
+
+CLI::Validator NodeCount() { return Count("a number of nodes"); }
 
 CLI::Validator PositiveSeconds() {
   return CLI::Validator(

@@ -56,6 +56,7 @@ class StatusLine {
 // Checks on option values, each with a message that names what it expects.
 CLI::Validator PowerOfTwo();       // 1, 2, 4, ... (decimal).
 CLI::Validator ByteCount();        // A non-negative decimal integer.
+CLI::Validator NodeCount();        // The same, of search nodes.
 CLI::Validator PositiveSeconds();  // A number > 0.
 
 }  // namespace cli

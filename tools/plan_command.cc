@@ -95,6 +95,7 @@ void AddOptions(CLI::App& app, Args* args) {
       ->type_name("N")
       ->check(PowerOfTwo());
   AddExactSecondsOption(app, &args->options.algorithm_options.max_seconds);
+  AddExactNodesOption(app, &args->options.algorithm_options.max_nodes);
   app.add_flag("--allow-larger", args->allow_larger,
                "write a re-planned program even when it is larger");
   app.add_option("--padding", args->options.buffer_padding,

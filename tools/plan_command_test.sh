@@ -71,7 +71,18 @@ expect_in "wrote ${tmp}/gap.solution.csv (best: best_fit, height 7)" \
 expect_rc 0 "${memplan}" verify "${tmp}/gap.solution.csv"
 expect_in "valid: no violations" "${tmp}/out"
 
+# A node budget: enough to prove it, and none (the seeds' plan, unproven).
+expect_rc 0 "${memplan}" plan --csv "${tmp}/gap.csv" --algo exact \
+  --exact-nodes 1000
+expect_in "ratio 1.167 optimal" "${tmp}/out"
+expect_rc 0 "${memplan}" plan --csv "${tmp}/gap.csv" --algo exact \
+  --exact-nodes 0
+expect_in "no plan below 6 (ratio 1.000)" "${tmp}/out"
+
 # Bad arguments and bad inputs: exit 2 with a message.
+expect_usage_error plan --csv "${tmp}/gap.csv" --exact-nodes 1.5
+expect_in "--exact-nodes: must be a number of nodes (0, 1, 2, ...), not '1.5'" \
+  "${tmp}/err"
 expect_usage_error plan --csv "${tmp}/gap.csv" --exact-seconds 0
 expect_in "--exact-seconds: must be a positive number of seconds, not '0'" \
   "${tmp}/err"
