@@ -403,15 +403,21 @@ TEST(ExactTest, PlansTheSameItemsTheSameWayEveryTime) {
   }
 }
 
-TEST(ExactTest, StopsAtTheTimeBudget) {
-  // Many tiny items that do not tile: the search cannot finish, so the
-  // time budget must end it, with a valid unproven plan.
+// 300 tiny items that do not tile: no search finishes on them.
+std::vector<PlanItem> TinyItemsThatDoNotTile() {
   std::vector<PlanItem> items;
   for (int i = 0; i < 300; ++i) {
     items.push_back({static_cast<uint64_t>(3 + (i * 7) % 11), 1,
                      static_cast<TimeValue>(i / 3),
                      static_cast<TimeValue>(i / 3 + (i % 5))});
   }
+  return items;
+}
+
+TEST(ExactTest, StopsAtTheTimeBudget) {
+  // The search cannot finish, so the time budget must end it, with a valid
+  // unproven plan.
+  const std::vector<PlanItem> items = TinyItemsThatDoNotTile();
   AlgorithmOptions options;
   options.max_nodes = uint64_t{1} << 40;
   options.max_seconds = 0.2;
@@ -425,15 +431,9 @@ TEST(ExactTest, StopsAtTheTimeBudget) {
 }
 
 TEST(ExactTest, ANodeBudgetGivesOnePlanWhateverTheTime) {
-  // StopsAtTheTimeBudget's items, which no search finishes: with the nodes
-  // running out first (and a time budget past the clock's range, which is
-  // capped, not overflowed), every run gives one plan.
-  std::vector<PlanItem> items;
-  for (int i = 0; i < 300; ++i) {
-    items.push_back({static_cast<uint64_t>(3 + (i * 7) % 11), 1,
-                     static_cast<TimeValue>(i / 3),
-                     static_cast<TimeValue>(i / 3 + (i % 5))});
-  }
+  // With the nodes running out first (and a time budget past the clock's
+  // range, which is capped, not overflowed), every run gives one plan.
+  const std::vector<PlanItem> items = TinyItemsThatDoNotTile();
   AlgorithmOptions options;
   options.max_nodes = 50'000;
   options.max_seconds = 1e300;
