@@ -1685,7 +1685,7 @@ Result<Placement> ExactAlgorithm::Place(const std::vector<PlanItem>& items,
   uint64_t dives = 0;
   std::thread diver;
   Lockstep race(Searches::kMembers + 1);
-  const size_t diver_member = Searches::kMembers;
+  constexpr size_t kDiver = Searches::kMembers;  // The dives' member.
   if (!exact_at_bound && Clock::now() < deadline) {
     // Chains split at half the time to the deadline, as in DiveUntil
     // alone; the dives end with the decision.
@@ -1696,31 +1696,29 @@ Result<Placement> ExactAlgorithm::Place(const std::vector<PlanItem>& items,
                                                           bound_share);
     const uint64_t dive_work =
         kDiveWorkPerPair * (search_items.size() + problem.overlaps.pairs());
-    budget.proceed = [&race, diver_member, dive_work, until,
-                      paced = uint64_t{0}]() mutable {
+    budget.proceed = [&race, dive_work, until, paced = uint64_t{0}]() mutable {
       if (Clock::now() >= until) return false;
       paced += dive_work;
       for (; paced >= Lockstep::kEpochWork; paced -= Lockstep::kEpochWork) {
-        if (!race.EndEpoch(diver_member)) return false;
+        if (!race.EndEpoch(kDiver)) return false;
       }
-      return !race.Beaten(diver_member);
+      return !race.Beaten(kDiver);
     };
     try {
-      diver = std::thread(
-          [&items, budget, low, &dived, &dives, &race, diver_member] {
-            try {
-              dived = DiveUntil(items, budget, &dives);
-            } catch (const std::bad_alloc&) {
-              dived.reset();  // Out of memory: no dives, the search goes on.
-            }
-            race.Leave(diver_member, dived && dived->height <= low);
-          });
+      diver = std::thread([&items, budget, low, &dived, &dives, &race] {
+        try {
+          dived = DiveUntil(items, budget, &dives);
+        } catch (const std::bad_alloc&) {
+          dived.reset();  // Out of memory: no dives, the search goes on.
+        }
+        race.Leave(kDiver, dived && dived->height <= low);
+      });
     } catch (const std::system_error&) {
       // No thread to be had: the dives run after the decision instead.
     }
   }
   const bool dove = diver.joinable();
-  if (!dove) race.Leave(diver_member, false);
+  if (!dove) race.Leave(kDiver, false);
   const Outcome at_bound = decide(low, bound_share, dove ? &race : nullptr);
   if (dove) {
     diver.join();
