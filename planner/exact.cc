@@ -404,7 +404,6 @@ class Search {
     }
   }
   uint64_t total_nodes() const { return budget_.total; }
-  uint64_t work() const { return budget_.work; }
   // Decisions from now on run in `race` as `member` (none: nullptr).
   void RaceIn(Lockstep* race, size_t member) {
     budget_.race = race;
