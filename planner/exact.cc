@@ -1,14 +1,21 @@
 // Exact placement as decision searches, "do the items fit under capacity
 // C?", after MiniMalloc (Moffitt, ASPLOS 2023); the code is this project's
-// own. Heights: the lower bound first (on perfect packings that is the whole
-// answer; where some section has slack, multi_fit's squeaky-wheel dives run
-// beside it on a thread of their own); then bisection up to the best height
-// found.
-// Each decision runs two searches:
+// own. Heights: where some section has slack, grown tilings (below) at the
+// lower bound and just above it; the lower bound (on perfect packings that
+// is the whole answer; where some section has slack, multi_fit's
+// squeaky-wheel dives run beside it on a thread of their own); then
+// bisection up to the best height found.
+// Each decision runs two searches, and, with slack, grown tilings first:
 //
 // Sweep (below): over time, filling the gaps each section's ending items
 // leave with the items starting there. Where every section holds exactly C
 // padded bytes it is complete and fast; elsewhere it only finds plans.
+//
+// Grown tilings (planner/slack_spread.h): where sections have slack, the
+// items grown by a spread of it until every section is full, for the sweep;
+// a plan of the grown items is one of the items. Near-tight problems (a
+// perfect packing with some items shrunk) have such plans just above their
+// bound, where neither search finds the gaps.
 //
 // Search: over canonical plans, every item as low as it goes. Sorted by
 // (offset, rank), each item then sits at the aligned highest end of the
@@ -70,6 +77,7 @@
 #include "planner/lower_bound.h"
 #include "planner/multi_fit.h"
 #include "planner/overlap_graph.h"
+#include "planner/slack_spread.h"
 #include "planner/time_axis.h"
 #include "runtime/core/checked_math.h"
 
@@ -80,6 +88,9 @@ namespace {
 using Clock = std::chrono::steady_clock;
 
 enum class Outcome { kFound, kInfeasible, kOutOfBudget };
+// A grown tiling's try: no spread of the slack exists at that capacity, the
+// sweep found a plan, or it did not (a spread refuted, or out of budget).
+enum class Grown { kNoSpread, kFound, kMissed };
 
 struct Item {
   uint64_t size;
@@ -1578,6 +1589,65 @@ Result<Placement> ExactAlgorithm::Place(const std::vector<PlanItem>& items,
         std::chrono::duration<double>(Clock::now() - start).count();
     options.on_progress(reported);
   };
+  // Near-tight problems (a perfect packing with some items shrunk a
+  // little: slack in every section, not much) defeat both searches, which
+  // must leave gaps in the right places; grown into a perfect packing by a
+  // spread of each section's slack (planner/slack_spread.h) they are
+  // tilings the sweep decides fast, and a plan of the grown items is one of
+  // the items. One spread (of many) per try, drawn from `seed`: the
+  // sweep's refutation refutes only that spread, never the capacity.
+  std::vector<SectionSpan> spans;
+  uint64_t sizes_gcd = 0;
+  for (const Item& item : search_items) {
+    spans.push_back({item.lo, item.hi});
+    sizes_gcd = std::gcd(sizes_gcd, item.padded);
+  }
+  auto grown_tiling = [&](uint64_t capacity, Clock::time_point until,
+                          uint64_t nodes, uint64_t seed, bool blend) {
+    const uint64_t padded_capacity = AlignUp(capacity, granule);
+    // In the sweep's own unit, so that growing keeps it.
+    const uint64_t step = std::gcd(sizes_gcd, padded_capacity);
+    if (step == 0) return Grown::kNoSpread;
+    std::vector<uint64_t> slack(problem.initial_total.size());
+    for (size_t t = 0; t < slack.size(); ++t) {
+      if (problem.initial_total[t] > padded_capacity) return Grown::kNoSpread;
+      slack[t] = (padded_capacity - problem.initial_total[t]) / step;
+    }
+    std::optional<std::vector<uint64_t>> growth =
+        SpreadSlack(spans, slack, seed);
+    if (!growth) return Grown::kNoSpread;
+    // A blend, the mean of two spreads (in half steps), grows items that
+    // no single spread grows together: two of one lifetime, say.
+    uint64_t grow_step = step;
+    if (blend && step % 2 == 0) {
+      const std::optional<std::vector<uint64_t>> other =
+          SpreadSlack(spans, slack, ~seed);
+      if (!other) return Grown::kNoSpread;
+      for (size_t i = 0; i < growth->size(); ++i) {
+        (*growth)[i] += (*other)[i];
+      }
+      grow_step = step / 2;
+    }
+    // No overflow: an item grown stays within its sections' capacity.
+    std::vector<Item> grown = search_items;
+    for (size_t i = 0; i < grown.size(); ++i) {
+      grown[i].size += (*growth)[i] * grow_step;
+      grown[i].padded += (*growth)[i] * grow_step;
+    }
+    Sweep tiling(grown, times.size());
+    const Outcome outcome =
+        tiling.FitsIn(capacity, padded_capacity, until, nodes);
+    nodes_left -= std::min(nodes_left, tiling.total_nodes());
+    if (outcome != Outcome::kFound) return Grown::kMissed;
+    std::vector<uint64_t> offsets(items.size(), 0);
+    tiling.WriteSolution(&offsets);
+    const uint64_t height = PlacementHeight(items, offsets);
+    if (height < best.height) {
+      best.offsets = std::move(offsets);
+      best.height = height;
+    }
+    return Grown::kFound;
+  };
   // `race`: the lockstep the dives beside the bound's decision follow.
   auto decide = [&](uint64_t capacity, double share, Lockstep* race = nullptr) {
     report(capacity);
@@ -1619,6 +1689,10 @@ Result<Placement> ExactAlgorithm::Place(const std::vector<PlanItem>& items,
         outcome =
             search.FitsIn(capacity, until, nodes - std::min(nodes, spent));
       }
+    } else if (grown_tiling(capacity, now + (until - now) / 4, nodes / 4,
+                            capacity, false) == Grown::kFound) {
+      report(0);
+      return Outcome::kFound;
     } else {
       const Clock::time_point two_thirds = now + (until - now) * 2 / 3;
       outcome = search.FitsIn(capacity, two_thirds, nodes / 3 * 2);
@@ -1680,6 +1754,53 @@ Result<Placement> ExactAlgorithm::Place(const std::vector<PlanItem>& items,
     }
     report(0);
   };
+  // Where some section has slack, grown tilings first (see grown_tiling):
+  // at the bound, then at capacities 2^-16, 2^-14, ..., 2^-6 of it above,
+  // until one is found, within a fifth of the budget. A capacity gets up to
+  // kSpreadsPerCapacity spreads, each at most kGrownNodesPerItem nodes an
+  // item and half of the time left: the sweep finds or refutes a spread
+  // fast or not at all, and spreads differ. Where no spread exists (most
+  // problems with slack: real models') that is found out in well under a
+  // millisecond for 500 items.
+  if (!exact_at_bound) {
+    constexpr int kSpreadsPerCapacity = 4;
+    constexpr uint64_t kGrownNodesPerItem = 256;
+    const Clock::time_point now = Clock::now();
+    const Clock::time_point ladder_end =
+        now >= deadline ? now : now + (deadline - now) / 5;
+    uint64_t ladder_nodes = nodes_left / 5;
+    uint64_t tried = 0;
+    bool found = false;
+    for (int rung = 0; rung <= 6 && !found; ++rung) {
+      const int shift = 18 - 2 * rung;  // Rung 1 is 2^-16 above the bound.
+      const uint64_t capacity =
+          rung == 0 ? low : round_up(low + (low >> shift));
+      if (capacity >= best.height) break;
+      if (capacity == tried) continue;
+      tried = capacity;
+      report(capacity);
+      for (int spread = 0; spread < kSpreadsPerCapacity; ++spread) {
+        const Clock::time_point at = Clock::now();
+        if (at >= ladder_end || ladder_nodes == 0) break;
+        const uint64_t before = nodes_left;
+        const Grown grown = grown_tiling(
+            capacity, at + (ladder_end - at) / 2,
+            std::min(ladder_nodes / 2,
+                     kGrownNodesPerItem * search_items.size()),
+            static_cast<uint64_t>(rung * kSpreadsPerCapacity + spread),
+            spread % 2 == 1);
+        ladder_nodes -= std::min(ladder_nodes, before - nodes_left);
+        found = grown == Grown::kFound;
+        if (grown != Grown::kMissed) break;
+      }
+      report(0);
+    }
+    if (best.height <= proven) {
+      best.lower_bound = best.height;
+      best.proven_optimal = true;
+      return best;
+    }
+  }
   std::optional<Placement> dived;
   uint64_t dives = 0;
   std::thread diver;

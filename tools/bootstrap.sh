@@ -11,7 +11,7 @@ packages=(
   libflatbuffers-dev flatbuffers-compiler
   libbenchmark-dev
   libpugixml-dev
-  libcli11-dev
+  libcli11-dev liblemon-dev
   nlohmann-json3-dev
   zip unzip python3 python3-yaml
   python3-dev pybind11-dev
