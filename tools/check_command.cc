@@ -53,6 +53,7 @@ void AddOptions(CLI::App& app, Args* args) {
                      "algorithms to plan with (default: all)",
                      &args->pipeline.algorithms);
   AddExactSecondsOption(app, &args->pipeline.exact_seconds);
+  AddExactNodesOption(app, &args->pipeline.exact_nodes);
   app.add_option("--alias-op", args->pipeline.alias_ops,
                  "a backend's own view operator, for judging programs\n"
                  "(repeatable; see memplan verify --help)")

@@ -119,6 +119,9 @@ expect_usage_error check "${cnn}" --alias-op
 expect_in "--alias-op: 1 required NAME missing" "${tmp}/err"
 expect_usage_error check "${cnn}" --exact-seconds 0
 expect_in "--exact-seconds: must be a positive number" "${tmp}/err"
+expect_usage_error check "${cnn}" --exact-nodes -1
+expect_in "--exact-nodes: must be a number of nodes (0, 1, 2, ...), not '-1'" \
+  "${tmp}/err"
 expect_usage_error check "${cnn}" --algo greedy,nope
 expect_in "--algo: unknown algorithm 'nope'" "${tmp}/err"
 expect_usage_error check "${cnn}" --algos ,

@@ -171,6 +171,7 @@ void Replan(InputReport& report, const Plan& given, uint64_t min_alignment,
             const PipelineOptions& options) {
   planner::AlgorithmOptions algorithm_options;
   algorithm_options.max_seconds = options.exact_seconds;
+  algorithm_options.max_nodes = options.exact_nodes;
   const properties::StorageGroups groups = properties::GroupStorage(given);
   for (const std::string& name : AlgorithmsOf(options)) {
     AlgorithmOutcome outcome;
@@ -496,6 +497,7 @@ InputReport CheckGraph(const std::string& name, const planner::Graph& graph,
     planner::PlanOptions planner_options;
     planner_options.algorithms = {algorithm};
     planner_options.algorithm_options.max_seconds = options.exact_seconds;
+    planner_options.algorithm_options.max_nodes = options.exact_nodes;
     Result<planner::PlanResult> result =
         planner::PlanGraph(graph, planner_options);
     if (!result.ok()) {

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "planner/algorithm.h"
 #include "planner/graph.h"
 #include "properties/plan.h"
 #include "properties/report.h"
@@ -31,7 +32,9 @@ struct CheckInput {
 
 struct PipelineOptions {
   std::vector<std::string> algorithms;  // Empty: planner::AlgorithmNames().
-  double exact_seconds = 1.0;           // Budget of "exact" per partition.
+  double exact_seconds = 1.0;           // Budget of "exact" per partition,
+  uint64_t exact_nodes =                // in time and in nodes.
+      planner::AlgorithmOptions().max_nodes;
   // Load CUDA buffers on a real GPU when CudaAllocator finds enough devices;
   // otherwise (or when false) on a SimulatedDeviceAllocator.
   bool use_gpu = true;

@@ -156,6 +156,30 @@ TEST(CheckPipelineTest, ReplanningAWastefulPlanShowsTheSaving) {
   EXPECT_THAT(SavingsText(report), HasSubstr("greedy saves 100 B (50.0%)"));
 }
 
+TEST(CheckPipelineTest, ExactNodesIsExactsNodeBudget) {
+  // Only 6 bytes are ever live here and no plan is under 7 (exact_test's
+  // kGap); proving that takes exact's sweep, which 0 nodes rules out.
+  const std::string gap =
+      "id,lower,upper,size\n"
+      "a,0,3,1\nb,1,4,1\nc,2,5,1\n"
+      "s0,0,1,5\ns1,1,2,4\ns2,2,3,3\ns3,3,4,4\ns4,4,5,5\n";
+  PipelineOptions options = FastOptions();
+  options.algorithms = {"exact"};
+  options.exact_seconds = 60;
+  for (uint64_t nodes : {PipelineOptions().exact_nodes, uint64_t{0}}) {
+    SCOPED_TRACE(nodes);
+    options.exact_nodes = nodes;
+    std::vector<InputReport> reports = RunInput({"gap.csv", "", gap}, options);
+    ASSERT_THAT(reports, SizeIs(1));
+    ASSERT_THAT(reports[0].algorithms, SizeIs(1));
+    const AlgorithmOutcome& exact = reports[0].algorithms[0];
+    ASSERT_TRUE(exact.total_bytes);
+    EXPECT_EQ(reports[0].live_bytes_lower_bound, 6u);
+    EXPECT_GE(*exact.total_bytes, 7u);
+    EXPECT_EQ(exact.proven_optimal, nodes > 0);
+  }
+}
+
 TEST(CheckPipelineTest, MinimallocProblemIsPlacedByEveryAlgorithm) {
   // b3 and b5 live throughout; b1/b2/b4 follow one another.
   InputReport report = RunOne("problem.csv",
