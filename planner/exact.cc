@@ -1765,7 +1765,8 @@ Result<Placement> ExactAlgorithm::Place(const std::vector<PlanItem>& items,
   // kGrownNodesPerItem nodes an item and half of the time left: the sweep
   // finds or refutes a spread fast or not at all. Where no spread exists
   // (most problems with slack: real models') that is found out in 0.1 ms
-  // for 500 items (0.7 ms for 2,000), some 150 times at most.
+  // for 500 items (0.7 ms for 2,000), at each of the 128 units and then
+  // once a step (a few dozen steps, even for a bound near 2^64).
   if (!exact_at_bound) {
     constexpr int kSpreadsPerCapacity = 2;
     constexpr uint64_t kGrownNodesPerItem = 256;
