@@ -36,12 +36,14 @@ rc::Gen<Grown> GenGrown() {
         [sections](uint32_t lo) {
           return rc::gen::map(
               rc::gen::inRange<uint32_t>(lo, static_cast<uint32_t>(sections)),
-              [lo](uint32_t hi) { return SectionSpan{lo, hi}; });
+              [lo](uint32_t hi) {
+                return SectionSpan{lo, hi};
+              });
         });
     return rc::gen::map(
-        rc::gen::nonEmpty(rc::gen::container<std::vector<
-                              std::pair<SectionSpan, uint64_t>>>(rc::gen::pair(
-            span, rc::gen::inRange<uint64_t>(0, 1'000'000)))),
+        rc::gen::nonEmpty(
+            rc::gen::container<std::vector<std::pair<SectionSpan, uint64_t>>>(
+                rc::gen::pair(span, rc::gen::inRange<uint64_t>(0, 1'000'000)))),
         [sections](const std::vector<std::pair<SectionSpan, uint64_t>>& all) {
           Grown grown{sections, {}, {}};
           for (const auto& [span, growth] : all) {
@@ -100,8 +102,8 @@ TEST(SlackSpread, SeedsChooseWhichItemsGrowAndPinTheChoice) {
     EXPECT_EQ(SpreadSlack(items, {7, 7, 7}, seed), spread);
     seen.insert(*spread);
   }
-  EXPECT_EQ(seen, (std::set<std::vector<uint64_t>>{
-                      {7, 0, 0}, {0, 7, 0}, {0, 0, 7}}));
+  EXPECT_EQ(seen,
+            (std::set<std::vector<uint64_t>>{{7, 0, 0}, {0, 7, 0}, {0, 0, 7}}));
 }
 
 }  // namespace
