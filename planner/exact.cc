@@ -1664,8 +1664,9 @@ Result<Placement> ExactAlgorithm::Place(const std::vector<PlanItem>& items,
     // Where every section holds the capacity exactly the sweep decides
     // (finds or refutes) with two thirds, then the offset-ordered search
     // with the rest: some tilings defeat every order of the sweep and not
-    // the search. Elsewhere the search (which can prove) goes first with
-    // two thirds, then the sweep: with slack it finds some aligned
+    // the search. Elsewhere a grown tiling (see grown_tiling) has a
+    // quarter, then the search (which can prove) two thirds of the rest,
+    // then the sweep what is left: with slack it finds some aligned
     // packings fast, but none of MiniMalloc's asplos2024 problems at their
     // capacity, where the search finds most. With the dives beside (at a
     // bound with slack) the searches race them for two thirds, and the
@@ -1689,18 +1690,24 @@ Result<Placement> ExactAlgorithm::Place(const std::vector<PlanItem>& items,
         outcome =
             search.FitsIn(capacity, until, nodes - std::min(nodes, spent));
       }
-    } else if (grown_tiling(capacity, now + (until - now) / 4, nodes / 4,
-                            capacity, false) == Grown::kFound) {
-      report(0);
-      return Outcome::kFound;
     } else {
-      const Clock::time_point two_thirds = now + (until - now) * 2 / 3;
-      outcome = search.FitsIn(capacity, two_thirds, nodes / 3 * 2);
+      const uint64_t grown_before = nodes_left;
+      if (grown_tiling(capacity, now + (until - now) / 4, nodes / 4, capacity,
+                       false) == Grown::kFound) {
+        report(0);
+        return Outcome::kFound;
+      }
+      // What the grown tiling left of the decision's nodes and time.
+      const uint64_t rest = nodes - std::min(nodes, grown_before - nodes_left);
+      const Clock::time_point from = Clock::now();
+      const Clock::time_point two_thirds =
+          from >= until ? until : from + (until - from) * 2 / 3;
+      outcome = search.FitsIn(capacity, two_thirds, rest / 3 * 2);
       if (outcome == Outcome::kOutOfBudget) {
         const uint64_t spent =
             sweep.total_nodes() + search.total_nodes() - before;
         swept = sweep.FitsIn(capacity, padded_capacity, until,
-                             nodes - std::min(nodes, spent)) == Outcome::kFound;
+                             rest - std::min(rest, spent)) == Outcome::kFound;
         if (swept) outcome = Outcome::kFound;
       }
     }
