@@ -325,6 +325,45 @@ HardProblem MakeHardProblem(HardFamily family, size_t buffers, uint64_t seed) {
   return problem;
 }
 
+HardProblem InSequence(std::string name,
+                       const std::vector<HardProblem>& phases) {
+  HardProblem sequence;
+  sequence.name = std::move(name);
+  TimeValue shift = 0;
+  for (const HardProblem& phase : phases) {
+    TimeValue end = shift;
+    for (size_t i = 0; i < phase.items.size(); ++i) {
+      planner::PlanItem item = phase.items[i];
+      item.lifetime.first += shift;
+      item.lifetime.last += shift;
+      end = std::max(end, item.lifetime.last + 1);
+      sequence.items.push_back(item);
+      sequence.construction_offsets.push_back(phase.construction_offsets[i]);
+    }
+    shift = end;
+    sequence.optimum = std::max(sequence.optimum, phase.optimum);
+    sequence.optimum_known = sequence.optimum_known && phase.optimum_known;
+    sequence.lower_bound = std::max(sequence.lower_bound, phase.lower_bound);
+  }
+  return sequence;
+}
+
+std::vector<HardProblem> PhasesOf(uint64_t seed) {
+  std::vector<HardProblem> phases;
+  for (size_t buffers : {100, 200, 300}) {
+    for (HardFamily family :
+         {HardFamily::kTight, HardFamily::kAligned16, HardFamily::kAligned64}) {
+      phases.push_back(MakeHardProblem(family, buffers, seed));
+    }
+  }
+  return phases;
+}
+
+HardProblem MakePhasedProblem(uint64_t seed) {
+  return InSequence("phased/n=1800/seed=" + std::to_string(seed),
+                    PhasesOf(seed));
+}
+
 std::vector<HardProblem> HardSuite(size_t max_buffers) {
   std::vector<HardProblem> suite;
   for (HardFamily family : {HardFamily::kTight, HardFamily::kUnreachable,

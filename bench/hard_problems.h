@@ -49,6 +49,19 @@ struct HardProblem {
 // Deterministic in (family, buffers, seed); exactly `buffers` items.
 HardProblem MakeHardProblem(HardFamily family, size_t buffers, uint64_t seed);
 
+// `phases` one after another in time, nothing live across a seam (as where
+// methods or stages share one arena), each lifetime shifted past the last
+// phase's. The optimum is the highest phase's (known where every phase's
+// is), the construction the phases' own plans, the bound the highest.
+HardProblem InSequence(std::string name,
+                       const std::vector<HardProblem>& phases);
+
+// The tight, aligned16 and aligned64 problems of 100, 200 and 300 buffers
+// of `seed`, and those in sequence: 1,800 items,
+// "phased/n=1800/seed=<seed>".
+std::vector<HardProblem> PhasesOf(uint64_t seed);
+HardProblem MakePhasedProblem(uint64_t seed);
+
 // Every family at 100, 200, 300, 500, 1000 and 2000 buffers (those up to
 // max_buffers), seeds 1..3; deterministic, in that nesting order.
 std::vector<HardProblem> HardSuite(size_t max_buffers = 2000);

@@ -18,6 +18,7 @@
 #include "planner/skyline.h"
 #include "planner/splitmix64.h"
 #include "planner/time_axis.h"
+#include "planner/time_parts.h"
 #include "runtime/core/checked_math.h"
 
 namespace memplan {
@@ -704,25 +705,30 @@ Placement RunDives(const std::vector<PlanItem>& items, const TimeAxis& times,
   return tries.Take();
 }
 
-}  // namespace
-
-Result<Placement> MultiFitAlgorithm::Place(const std::vector<PlanItem>& items,
-                                           const AlgorithmOptions&) const {
-  MEMPLAN_RETURN_IF_ERROR(ValidatePlanItems(items));
+// multi_fit on items that may not split in time (see Place), valid ones.
+// A plan no higher than `enough` ends the work (0: only the live-bytes
+// bound does); best fit alone where `skyline` is false, and `*tried` tells
+// whether anything else ran.
+Placement PlaceItems(const std::vector<PlanItem>& items, uint64_t enough,
+                     bool skyline, bool* tried) {
+  *tried = false;
   const size_t n = items.size();
   if (n == 0) return Placement{};
   const TimeAxis times = LifetimeAxis(items);
   Tries tries(items, times);
 
   const std::vector<size_t> by_size = BySize(items);
-  const std::optional<OverlapGraph> overlaps = DiveGraph(items);
+  const std::optional<OverlapGraph> overlaps =
+      skyline ? DiveGraph(items) : std::nullopt;
   if (overlaps) tries.UseOverlaps(&*overlaps);
   tries.Keep(tries.PlaceInOrder(by_size));
   // Nothing beats the most bytes live at once.
   const uint64_t lower_bound = LiveBytesLowerBound(items);
-  if (n > kMaxSkylineItems || tries.height() == lower_bound) {
+  if (!skyline || n > MultiFitAlgorithm::kMaxSkylineItems ||
+      tries.height() <= std::max(lower_bound, enough)) {
     return tries.Take();
   }
+  *tried = true;
 
   const std::vector<size_t> by_area = ByArea(items, by_size);
   const uint64_t max_work = kWorkPerItem * (n + times.size());
@@ -744,8 +750,9 @@ Result<Placement> MultiFitAlgorithm::Place(const std::vector<PlanItem>& items,
     // A dive's work, about: its items, and its pairs (each looked at from
     // both ends, once to raise and once to gather a level).
     const uint64_t per_dive = n + overlaps->pairs();
-    auto more = [per_dive](uint64_t dive, uint64_t) {
-      return dive < kMaxDives && (dive + 1) * per_dive <= kDiveWork;
+    auto more = [per_dive, enough](uint64_t dive, uint64_t height) {
+      return dive < kMaxDives && (dive + 1) * per_dive <= kDiveWork &&
+             height > enough;
     };
     // Two chains of dives, one from the area ranks and one from the start
     // ranks (time order), the second on a thread of its own where one can
@@ -795,7 +802,7 @@ Result<Placement> MultiFitAlgorithm::Place(const std::vector<PlanItem>& items,
     jitter_tries = static_cast<size_t>(std::min(
         kMaxJitterTries, (kDiveWork - std::min(kDiveWork, dives * per_dive)) /
                              (kJitterDives * per_dive)));
-    if (tries.height() == lower_bound) jitter_tries = 0;
+    if (tries.height() <= std::max(lower_bound, enough)) jitter_tries = 0;
   }
   // Sizes scaled by a random factor in [0, 1): other ties, other choices.
   SplitMix64 jitter(kJitterSeed);
@@ -813,6 +820,53 @@ Result<Placement> MultiFitAlgorithm::Place(const std::vector<PlanItem>& items,
   tries.CompactHeld();
   tries.Flip();
   return tries.Take();
+}
+
+}  // namespace
+
+// Where the items split in time (planner/time_parts.h), each part is placed
+// on its own, those with the most live bytes first, and a part's work ends
+// once it is no higher than the parts before it (or the most live bytes of
+// any part): the whole plan is as high as its highest part. Skyline tries
+// and dives go to the parts best fit leaves above that, while their items
+// add up to kMaxSkylineItems, the limit of one placement's: past it, best
+// fit alone.
+// asplos2024's eleven problems one after another in time (3,325 items, the
+// optimum 1048576, E's) came out 1.410x before, the worst part decided
+// alone 1.089x.
+Result<Placement> MultiFitAlgorithm::Place(const std::vector<PlanItem>& items,
+                                           const AlgorithmOptions&) const {
+  MEMPLAN_RETURN_IF_ERROR(ValidatePlanItems(items));
+  const std::vector<std::vector<size_t>> parts = TimeParts(items);
+  bool tried = false;
+  if (parts.size() <= 1) return PlaceItems(items, 0, true, &tried);
+  std::vector<std::vector<PlanItem>> part_items;
+  std::vector<uint64_t> bounds;
+  uint64_t enough = 0;
+  for (const std::vector<size_t>& part : parts) {
+    part_items.push_back(PartItems(items, part));
+    bounds.push_back(LiveBytesLowerBound(part_items.back()));
+    enough = std::max(enough, bounds.back());
+  }
+  std::vector<size_t> order(parts.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(),
+                   [&](size_t a, size_t b) { return bounds[a] > bounds[b]; });
+  Placement placement;
+  placement.offsets.assign(items.size(), 0);
+  size_t skyline_items = 0;
+  for (size_t p : order) {
+    const size_t n = part_items[p].size();
+    const bool skyline = skyline_items + n <= kMaxSkylineItems;
+    const Placement part = PlaceItems(part_items[p], enough, skyline, &tried);
+    if (tried) skyline_items += n;
+    for (size_t k = 0; k < n; ++k) {
+      placement.offsets[parts[p][k]] = part.offsets[k];
+    }
+    enough = std::max(enough, part.height);
+  }
+  placement.height = PlacementHeight(items, placement.offsets);
+  return placement;
 }
 
 std::optional<Placement> DiveUntil(const std::vector<PlanItem>& items,

@@ -11,6 +11,7 @@
 #include "planner/exact.h"
 #include "planner/lower_bound.h"
 #include "planner/skyline.h"
+#include "planner/time_parts.h"
 
 namespace memplan {
 namespace planner {
@@ -179,12 +180,31 @@ TEST(MultiFitTest, IsDeterministic) {
 }
 
 TEST(MultiFitTest, LargePartitionsAreBestFitsPlan) {
-  const std::vector<PlanItem> items =
+  std::vector<PlanItem> items =
       RandomItems(3, MultiFitAlgorithm::kMaxSkylineItems + 1);
+  // One item across all of them, so that they do not split in time.
+  items.push_back({1, 1, 0, static_cast<int64_t>(items.size())});
   Result<Placement> placement = MultiFitAlgorithm().Place(items, {});
   Result<Placement> best_fit = BestFitAlgorithm().Place(items, {});
   ASSERT_TRUE(placement.ok() && best_fit.ok());
   EXPECT_EQ(placement->offsets, best_fit->offsets);
+}
+
+// Short lifetimes over a long time split into parts
+// (planner/time_parts.h), each placed apart: valid, and never above best
+// fit, whose plan of each part is the one it makes of that part alone.
+TEST(MultiFitTest, PartsInTimeArePlacedApart) {
+  const std::vector<PlanItem> items =
+      RandomItems(3, MultiFitAlgorithm::kMaxSkylineItems + 1);
+  ASSERT_GT(TimeParts(items).size(), 1u);
+  Result<Placement> placement = MultiFitAlgorithm().Place(items, {});
+  Result<Placement> best_fit = BestFitAlgorithm().Place(items, {});
+  ASSERT_TRUE(placement.ok() && best_fit.ok());
+  ExpectValid(items, *placement);
+  EXPECT_LE(placement->height, best_fit->height);
+  Result<Placement> again = MultiFitAlgorithm().Place(items, {});
+  ASSERT_TRUE(again.ok());
+  EXPECT_EQ(again->offsets, placement->offsets);
 }
 
 TEST(MultiFitTest, EmptyInputsAndErrors) {
