@@ -16,6 +16,7 @@
 #include "planner/memory_planner.h"
 #include "planner/minimalloc_csv.h"
 #include "planner/suite.h"
+#include "planner/time_parts.h"
 #include "tools/algorithm_list.h"
 #include "tools/command_line.h"
 #include "tools/commands.h"
@@ -240,8 +241,12 @@ int RunCsv(const Args& args, StatusLine* status) {
   status->Done();
   if (!suite.ok()) return Fail(suite.error());
   uint64_t bound = planner::LiveBytesLowerBound(items);
-  std::printf("%s: %zu buffers, lower bound %llu\n", args.input.c_str(),
+  std::printf("%s: %zu buffers, lower bound %llu", args.input.c_str(),
               items.size(), static_cast<unsigned long long>(bound));
+  // multi_fit and exact place such parts apart (planner/time_parts.h).
+  const size_t parts = planner::TimeParts(items).size();
+  if (parts > 1) std::printf("; %zu parts in time", parts);
+  std::printf("\n");
   for (const planner::SuiteMemberResult& member : suite->members) {
     std::printf("  %-9s height %14llu ratio %.3f %s %.3f s",
                 member.name.c_str(),

@@ -79,6 +79,18 @@ expect_rc 0 "${memplan}" plan --csv "${tmp}/gap.csv" --algo exact \
   --exact-nodes 0
 expect_in "no plan below 6 (ratio 1.000)" "${tmp}/out"
 
+# Two of them one after another in time: two parts, each placed apart
+# (planner/time_parts.h), both proven at 7.
+printf '%s\n' id,lower,upper,size a,0,3,1 b,1,4,1 c,2,5,1 d,0,1,5 e,1,2,4 \
+  f,2,3,3 g,3,4,4 h,4,5,5 a2,10,13,1 b2,11,14,1 c2,12,15,1 d2,10,11,5 \
+  e2,11,12,4 f2,12,13,3 g2,13,14,4 h2,14,15,5 >"${tmp}/gap2.csv"
+expect_rc 0 "${memplan}" plan --csv "${tmp}/gap2.csv" --algo exact \
+  --exact-nodes 100000 -o "${tmp}/gap2.solution.csv"
+expect_in "16 buffers, lower bound 6; 2 parts in time" "${tmp}/out"
+expect_in "ratio 1.167 optimal" "${tmp}/out"
+expect_rc 0 "${memplan}" verify "${tmp}/gap2.solution.csv"
+expect_in "valid: no violations" "${tmp}/out"
+
 # Bad arguments and bad inputs: exit 2 with a message.
 expect_usage_error plan --csv "${tmp}/gap.csv" --exact-nodes 1.5
 expect_in "--exact-nodes: must be a number of nodes (0, 1, 2, ...), not '1.5'" \
