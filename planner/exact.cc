@@ -1887,9 +1887,10 @@ Result<Placement> PlaceItems(const std::vector<PlanItem>& items,
     // A full-section decision that failed (or no thread for them): the dives
     // after it, for half of what is left.
     const Clock::time_point now = Clock::now();
-    if (!dove && now < deadline && best.height > floor) {
-      dived = DiveUntil(items, dive_budget(now + (deadline - now) / 2, floor),
-                        &dives);
+    const uint64_t enough_now = std::max(proven, floor);
+    if (!dove && now < deadline && best.height > enough_now) {
+      dived = DiveUntil(
+          items, dive_budget(now + (deadline - now) / 2, enough_now), &dives);
       keep_dives(dived, dives);
     }
   }
