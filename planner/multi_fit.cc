@@ -837,33 +837,23 @@ Placement PlaceItems(const std::vector<PlanItem>& items, uint64_t enough,
 Result<Placement> MultiFitAlgorithm::Place(const std::vector<PlanItem>& items,
                                            const AlgorithmOptions&) const {
   MEMPLAN_RETURN_IF_ERROR(ValidatePlanItems(items));
-  const std::vector<std::vector<size_t>> parts = TimeParts(items);
+  std::vector<std::vector<size_t>> parts = TimeParts(items);
   bool tried = false;
   if (parts.size() <= 1) return PlaceItems(items, 0, true, &tried);
-  std::vector<std::vector<PlanItem>> part_items;
-  std::vector<uint64_t> bounds;
-  uint64_t enough = 0;
-  for (const std::vector<size_t>& part : parts) {
-    part_items.push_back(PartItems(items, part));
-    bounds.push_back(LiveBytesLowerBound(part_items.back()));
-    enough = std::max(enough, bounds.back());
-  }
-  std::vector<size_t> order(parts.size());
-  std::iota(order.begin(), order.end(), 0);
-  std::stable_sort(order.begin(), order.end(),
-                   [&](size_t a, size_t b) { return bounds[a] > bounds[b]; });
+  const std::vector<TimePart> split = ByLiveBytes(items, std::move(parts));
+  uint64_t enough = split.front().live_bytes;
   Placement placement;
   placement.offsets.assign(items.size(), 0);
   size_t skyline_items = 0;
-  for (size_t p : order) {
-    const size_t n = part_items[p].size();
+  for (const TimePart& part : split) {
+    const size_t n = part.items.size();
     const bool skyline = skyline_items + n <= kMaxSkylineItems;
-    const Placement part = PlaceItems(part_items[p], enough, skyline, &tried);
+    const Placement placed = PlaceItems(part.items, enough, skyline, &tried);
     if (tried) skyline_items += n;
     for (size_t k = 0; k < n; ++k) {
-      placement.offsets[parts[p][k]] = part.offsets[k];
+      placement.offsets[part.indices[k]] = placed.offsets[k];
     }
-    enough = std::max(enough, part.height);
+    enough = std::max(enough, placed.height);
   }
   placement.height = PlacementHeight(items, placement.offsets);
   return placement;

@@ -1,7 +1,9 @@
 #include "planner/time_parts.h"
 
 #include <algorithm>
-#include <numeric>
+#include <utility>
+
+#include "planner/lower_bound.h"
 
 namespace memplan {
 namespace planner {
@@ -30,12 +32,21 @@ std::vector<std::vector<size_t>> TimeParts(const std::vector<PlanItem>& items) {
   return parts;
 }
 
-std::vector<PlanItem> PartItems(const std::vector<PlanItem>& items,
-                                const std::vector<size_t>& part) {
-  std::vector<PlanItem> out;
-  out.reserve(part.size());
-  for (size_t i : part) out.push_back(items[i]);
-  return out;
+std::vector<TimePart> ByLiveBytes(const std::vector<PlanItem>& items,
+                                  std::vector<std::vector<size_t>> parts) {
+  std::vector<TimePart> split(parts.size());
+  for (size_t p = 0; p < parts.size(); ++p) {
+    TimePart& part = split[p];
+    part.indices = std::move(parts[p]);
+    part.items.reserve(part.indices.size());
+    for (size_t i : part.indices) part.items.push_back(items[i]);
+    part.live_bytes = LiveBytesLowerBound(part.items);
+  }
+  std::stable_sort(split.begin(), split.end(),
+                   [](const TimePart& a, const TimePart& b) {
+                     return a.live_bytes > b.live_bytes;
+                   });
+  return split;
 }
 
 }  // namespace planner

@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <vector>
 
 #include "planner/algorithm.h"
@@ -21,9 +22,19 @@ namespace planner {
 // One part (or none) where the problem does not split.
 std::vector<std::vector<size_t>> TimeParts(const std::vector<PlanItem>& items);
 
-// The items of one part, in its order.
-std::vector<PlanItem> PartItems(const std::vector<PlanItem>& items,
-                                const std::vector<size_t>& part);
+// One part: where its items are in the whole problem (in item order), the
+// items, and the most bytes they have live at once.
+struct TimePart {
+  std::vector<size_t> indices;
+  std::vector<PlanItem> items;
+  uint64_t live_bytes = 0;
+};
+
+// TimeParts' `parts` with their items, the most live bytes first (ties:
+// time order): the order multi_fit and exact place them in, since the
+// plan is as high as its highest part.
+std::vector<TimePart> ByLiveBytes(const std::vector<PlanItem>& items,
+                                  std::vector<std::vector<size_t>> parts);
 
 }  // namespace planner
 }  // namespace memplan

@@ -39,14 +39,22 @@ TEST(TimePartsTest, EmptyItemsJoinNoPart) {
   EXPECT_THAT(TimeParts({}), IsEmpty());
 }
 
-TEST(TimePartsTest, PartItemsKeepThePartsOrder) {
+TEST(TimePartsTest, ByLiveBytesPutsTheBusiestPartFirst) {
+  // Three parts: 5 bytes live at once, then 9 (4 + 5 at time 3), then 9
+  // again: the first 9 comes first (ties keep time order).
   const std::vector<PlanItem> items = {
-      {1, 1, 0, 0}, {2, 4, 1, 1}, {3, 8, 2, 2}};
-  const std::vector<PlanItem> part = PartItems(items, {2, 0});
-  ASSERT_EQ(part.size(), 2u);
-  EXPECT_EQ(part[0].size, 3u);
-  EXPECT_EQ(part[0].alignment, 8u);
-  EXPECT_EQ(part[1].size, 1u);
+      {5, 1, 0, 1}, {4, 2, 3, 4}, {5, 8, 3, 3}, {9, 1, 6, 6}};
+  const std::vector<TimePart> split = ByLiveBytes(items, TimeParts(items));
+  ASSERT_EQ(split.size(), 3u);
+  EXPECT_THAT(split[0].indices, ElementsAre(1, 2));
+  EXPECT_EQ(split[0].live_bytes, 9u);
+  ASSERT_EQ(split[0].items.size(), 2u);
+  EXPECT_EQ(split[0].items[1].size, 5u);
+  EXPECT_EQ(split[0].items[1].alignment, 8u);
+  EXPECT_THAT(split[1].indices, ElementsAre(3));
+  EXPECT_EQ(split[1].live_bytes, 9u);
+  EXPECT_THAT(split[2].indices, ElementsAre(0));
+  EXPECT_EQ(split[2].live_bytes, 5u);
 }
 
 }  // namespace
