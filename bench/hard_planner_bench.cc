@@ -1,10 +1,12 @@
 // Plan quality and time of every algorithm (and the suite of all of them) on
-// the hard problems of bench/hard_problems.h (HardSuite, and three
-// MakePhasedProblem sequences where --max_buffers is 300 or more) and on
-// MiniMalloc's input.12.csv. One benchmark per (algorithm, problem), run once,
-// with counters height_over_opt, height_over_lb and proven; then a table of
-// medians per family and size, and a summary per scope (up to 500 buffers, over
-// 500, phased, --csv): mean ratio and problems proven optimal.
+// the hard problems of bench/hard_problems.h (HardSuite; three
+// MakePhasedProblem sequences where --max_buffers is 300 or more, and three
+// MakeParallelProblem ones where it is 500 or more) and on MiniMalloc's
+// input.12.csv. One benchmark per (algorithm, problem), run once, with
+// counters height_over_opt, height_over_lb and proven; then a table of
+// medians per family and size, and a summary per scope (up to 500 buffers,
+// over 500, phased, parallel, --csv): mean ratio and problems proven
+// optimal.
 //
 //   bazel run -c opt //bench:hard_planner_bench -- --max_buffers=500
 //     --exact_seconds=5 [--algos=best_fit,exact] [--benchmark_filter=...]
@@ -117,6 +119,10 @@ void PlanHard(benchmark::State& state, const HardProblem* problem,
 
 // MakePhasedProblem's: phases of up to 300 buffers, 1,800 in all.
 bool IsPhased(const Outcome& o) { return o.group.rfind("phased/", 0) == 0; }
+// MakeParallelProblem's: streams of up to 500 buffers, 2,400 in all.
+bool IsParallel(const Outcome& o) { return o.group.rfind("parallel/", 0) == 0; }
+// Those two, which the goals' scopes leave out.
+bool IsComposite(const Outcome& o) { return IsPhased(o) || IsParallel(o); }
 
 double Median(std::vector<double> values) {
   if (values.empty()) return 0;
@@ -173,13 +179,14 @@ void PrintSummary(const std::vector<std::string>& algorithms) {
   const Scope scopes[] = {
       {"up to 500",
        [](const Outcome& o) {
-         return !o.from_csv && !IsPhased(o) && o.items <= 500;
+         return !o.from_csv && !IsComposite(o) && o.items <= 500;
        }},
       {"over 500",
        [](const Outcome& o) {
-         return !o.from_csv && !IsPhased(o) && o.items > 500;
+         return !o.from_csv && !IsComposite(o) && o.items > 500;
        }},
       {"phased", [](const Outcome& o) { return IsPhased(o); }},
+      {"parallel", [](const Outcome& o) { return IsParallel(o); }},
       {"csv", [](const Outcome& o) { return o.from_csv; }},
   };
   std::printf("\n%-10s %-9s %8s %10s %7s   %8s %10s %7s\n", "scope",
@@ -309,6 +316,12 @@ int main(int argc, char** argv) {
   if (GetFlags().max_buffers >= 300) {
     for (uint64_t seed = 1; seed <= 3; ++seed) {
       problems.push_back(MakePhasedProblem(seed));
+    }
+  }
+  // Their streams are of up to 500.
+  if (GetFlags().max_buffers >= 500) {
+    for (uint64_t seed = 1; seed <= 3; ++seed) {
+      problems.push_back(MakeParallelProblem(seed));
     }
   }
   HardProblem input12;

@@ -348,6 +348,47 @@ HardProblem InSequence(std::string name,
   return sequence;
 }
 
+HardProblem InParallel(std::string name,
+                       const std::vector<HardProblem>& streams) {
+  HardProblem parallel;
+  parallel.name = std::move(name);
+  std::vector<TimeValue> horizons;
+  TimeValue longest = 0;
+  for (const HardProblem& stream : streams) {
+    TimeValue horizon = 0;
+    for (const PlanItem& item : stream.items) {
+      horizon = std::max(horizon, item.lifetime.last + 1);
+    }
+    horizons.push_back(horizon);
+    longest = std::max(longest, horizon);
+  }
+  uint64_t base = 0;  // Where the stream's plan starts in the construction.
+  for (size_t s = 0; s < streams.size(); ++s) {
+    const HardProblem& stream = streams[s];
+    // Time t of the stream becomes [t * longest / horizon, (t + 1) * longest
+    // / horizon), never empty: the stream's times still tile the axis.
+    auto stretch = [&](TimeValue t) {
+      return static_cast<TimeValue>(static_cast<__int128>(t) * longest /
+                                    horizons[s]);
+    };
+    for (size_t i = 0; i < stream.items.size(); ++i) {
+      planner::PlanItem item = stream.items[i];
+      item.lifetime = {stretch(item.lifetime.first),
+                       stretch(item.lifetime.last + 1) - 1};
+      parallel.items.push_back(item);
+      parallel.construction_offsets.push_back(base +
+                                              stream.construction_offsets[i]);
+    }
+    // Heights are multiples of 1 KiB (MakeHardProblem), so every stream's
+    // offsets keep their alignment.
+    base += stream.optimum;
+    parallel.optimum_known = parallel.optimum_known && stream.optimum_known;
+  }
+  parallel.optimum = base;
+  parallel.lower_bound = AlignedLiveBytes(parallel.items);
+  return parallel;
+}
+
 std::vector<HardProblem> PhasesOf(uint64_t seed) {
   std::vector<HardProblem> phases;
   for (size_t buffers : {100, 200, 300}) {
@@ -362,6 +403,22 @@ std::vector<HardProblem> PhasesOf(uint64_t seed) {
 HardProblem MakePhasedProblem(uint64_t seed) {
   return InSequence("phased/n=1800/seed=" + std::to_string(seed),
                     PhasesOf(seed));
+}
+
+std::vector<HardProblem> StreamsOf(uint64_t seed) {
+  std::vector<HardProblem> streams;
+  for (size_t buffers : {300, 500}) {
+    for (HardFamily family :
+         {HardFamily::kTight, HardFamily::kAligned16, HardFamily::kAligned64}) {
+      streams.push_back(MakeHardProblem(family, buffers, seed));
+    }
+  }
+  return streams;
+}
+
+HardProblem MakeParallelProblem(uint64_t seed) {
+  return InParallel("parallel/n=2400/seed=" + std::to_string(seed),
+                    StreamsOf(seed));
 }
 
 std::vector<HardProblem> HardSuite(size_t max_buffers) {

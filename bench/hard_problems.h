@@ -62,6 +62,23 @@ HardProblem InSequence(std::string name,
 std::vector<HardProblem> PhasesOf(uint64_t seed);
 HardProblem MakePhasedProblem(uint64_t seed);
 
+// `streams` side by side on one time axis, each stretched to the longest's
+// span (its time t becomes [t * longest / span, (t + 1) * longest / span),
+// so its times still tile the axis) and stacked on the ones before, as
+// where a model's branches or several models share one arena: many more
+// lifetimes meet than in any stream. The optimum is the sum of the
+// streams' (known where every stream's is: perfect packings stay perfect),
+// the construction the streams' plans stacked. Heights must keep every
+// stream's alignment (MakeHardProblem's are multiples of 1 KiB).
+HardProblem InParallel(std::string name,
+                       const std::vector<HardProblem>& streams);
+
+// The tight, aligned16 and aligned64 problems of 300 and 500 buffers of
+// `seed`, and those in parallel: 2,400 items,
+// "parallel/n=2400/seed=<seed>".
+std::vector<HardProblem> StreamsOf(uint64_t seed);
+HardProblem MakeParallelProblem(uint64_t seed);
+
 // Every family at 100, 200, 300, 500, 1000 and 2000 buffers (those up to
 // max_buffers), seeds 1..3; deterministic, in that nesting order.
 std::vector<HardProblem> HardSuite(size_t max_buffers = 2000);

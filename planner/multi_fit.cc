@@ -38,8 +38,8 @@ constexpr uint64_t kWorkPerItem = 256;
 
 // Squeaky-wheel dives, per chain: at most this many, while their work
 // (items plus pairs of overlapping lifetimes, per dive) stays within
-// kDiveWork: 50 dives at 2,600 items and pairs, 5 at 26,000, none past
-// 130,000.
+// kDiveWork: 50 dives at 2,600 items and pairs, 5 at 26,000; then
+// kMinDives dives, within kMaxDiveWork (DiveWork).
 // It was 150,000 until the dives covered levels (see Dives), which made a
 // dive cost more; at 150,000 now the generated families up to 500 buffers
 // come out at 1.11017x the optimum and asplos2024 B..K at 1.03336x the
@@ -49,6 +49,29 @@ constexpr uint64_t kWorkPerItem = 256;
 // below were measured at 150,000.
 constexpr uint64_t kMaxDives = 50;
 constexpr uint64_t kDiveWork = 130'000;
+// Where a dive is dearer than kDiveWork / kMinDives (many lifetimes meet:
+// real models of a few thousand tensors), each chain still makes kMinDives
+// dives, as far as kMaxDiveWork allows (at least one: the dives' overlap
+// graph holds up to half of it in pairs, DiveGraph). Until 2026-12-06 none
+// ran past 130,000, so multi_fit was best fit's plan there: asplos2024's
+// problems overlaid on one time axis, 3 to 11 at a time, each shifted by
+// 0.2-0.8 of the one before's span (12 problems, 778-2,909 items,
+// 22k-236k pairs), took 1.237x the lower bound on average, against 1.074x
+// at 4 dives, 1.065x at 8 and 1.065x at 16, in 10-80 ms each at 8;
+// hard_planner_bench's parallel streams 1.204x -> 1.169x in 65 ms (27 ms).
+// On 4,000 random lifetimes the flips' compactions cost more than the
+// dives: 468k pairs, 1.016x -> 1.000x the bound in 0.13 s (0.07 s before);
+// 918k pairs (2 dives a chain), 1.080x -> 1.023x in 0.26 s; at 1.75M
+// pairs no dives (at kMaxDiveWork 4M: 1.106x -> 1.046x, but 0.52 s).
+constexpr uint64_t kMinDives = 8;
+constexpr uint64_t kMaxDiveWork = 2'000'000;
+
+// The work a chain's dives may take, each `per_dive`.
+uint64_t DiveWork(uint64_t per_dive) {
+  const uint64_t at_least =
+      per_dive > kMaxDiveWork / kMinDives ? kMaxDiveWork : kMinDives * per_dive;
+  return std::max(kDiveWork, at_least);
+}
 // Every this many dives a chain starts its squeaky wheel again: from its
 // ranks, each raised by up to kStartNoise times the number of items
 // (uniform, from a fixed stream), so that a chain tries several regions
@@ -627,14 +650,14 @@ std::vector<size_t> ByStart(const std::vector<PlanItem>& items,
 }
 
 // The pairs of lifetimes that meet, for best fit's placements and the
-// dives; none past 4096 items or where more than half the dives' work
+// dives; none past 4096 items or where more than half of kMaxDiveWork
 // would be pairs (best fit then finds conflicts by itself).
 std::optional<OverlapGraph> DiveGraph(const std::vector<PlanItem>& items) {
   if (items.size() > MultiFitAlgorithm::kMaxSkylineItems) return std::nullopt;
   return OverlapGraph::Build(
       items.size(), [&](size_t i) { return items[i].lifetime.first; },
       [&](size_t i) { return items[i].lifetime.last; },
-      [&](size_t i) { return items[i].size == 0; }, kDiveWork / 2);
+      [&](size_t i) { return items[i].size == 0; }, kMaxDiveWork / 2);
 }
 
 // A chain of squeaky-wheel dives (Joslin and Clements, JAIR 1999) from
@@ -750,8 +773,9 @@ Placement PlaceItems(const std::vector<PlanItem>& items, uint64_t enough,
     // A dive's work, about: its items, and its pairs (each looked at from
     // both ends, once to raise and once to gather a level).
     const uint64_t per_dive = n + overlaps->pairs();
-    auto more = [per_dive, enough](uint64_t dive, uint64_t height) {
-      return dive < kMaxDives && (dive + 1) * per_dive <= kDiveWork &&
+    const uint64_t dive_work = DiveWork(per_dive);
+    auto more = [per_dive, dive_work, enough](uint64_t dive, uint64_t height) {
+      return dive < kMaxDives && (dive + 1) * per_dive <= dive_work &&
              height > enough;
     };
     // Two chains of dives, one from the area ranks and one from the start
