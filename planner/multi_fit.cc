@@ -650,8 +650,8 @@ std::vector<size_t> ByStart(const std::vector<PlanItem>& items,
 }
 
 // The pairs of lifetimes that meet, for best fit's placements and the
-// dives; none past 4096 items or where more than half of kMaxDiveWork
-// would be pairs (best fit then finds conflicts by itself).
+// dives; none past kMaxSkylineItems items or where more than half of
+// kMaxDiveWork would be pairs (best fit then finds conflicts by itself).
 std::optional<OverlapGraph> DiveGraph(const std::vector<PlanItem>& items) {
   if (items.size() > MultiFitAlgorithm::kMaxSkylineItems) return std::nullopt;
   return OverlapGraph::Build(
