@@ -5,15 +5,17 @@
 // input.12.csv. One benchmark per (algorithm, problem), run once, with
 // counters height_over_opt, height_over_lb and proven; then a table of
 // medians per family and size, and a summary per scope (up to 500 buffers,
-// over 500, phased, parallel, --csv): mean ratio and problems proven
-// optimal.
+// over 500, phased, parallel, --csv, --overlay): mean ratio and problems
+// proven optimal.
 //
 //   bazel run -c opt //bench:hard_planner_bench -- --max_buffers=500
 //     --exact_seconds=5 [--algos=best_fit,exact] [--benchmark_filter=...]
-//     [--csv=A.csv,B.csv,...]
+//     [--csv=A.csv,B.csv,...] [--overlay=FRACTION:A.csv,B.csv,...]...
 //
 // --csv adds MiniMalloc problems (e.g. its benchmarks/asplos2024/*.csv),
-// with the optimum unknown: their ratio is height / lower bound.
+// with the optimum unknown: their ratio is height / lower bound. Each
+// --overlay adds one problem of such files on one time axis, each starting
+// FRACTION of the one before's span after it (Overlaid).
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
@@ -22,9 +24,11 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <limits>
 #include <map>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "bench/hard_problems.h"
@@ -43,6 +47,9 @@ struct Flags {
   uint64_t exact_nodes = planner::AlgorithmOptions{}.max_nodes;
   std::vector<std::string> algorithms;  // Empty: all, then "suite".
   std::vector<std::string> csv_paths;   // More MiniMalloc problems.
+  // --overlay=FRACTION:A.csv,B.csv,...: one problem each, those files on
+  // one time axis (Overlaid).
+  std::vector<std::pair<double, std::vector<std::string>>> overlays;
 };
 
 struct Outcome {
@@ -121,6 +128,8 @@ void PlanHard(benchmark::State& state, const HardProblem* problem,
 bool IsPhased(const Outcome& o) { return o.group.rfind("phased/", 0) == 0; }
 // MakeParallelProblem's: streams of up to 500 buffers, 2,400 in all.
 bool IsParallel(const Outcome& o) { return o.group.rfind("parallel/", 0) == 0; }
+// --overlay's.
+bool IsOverlay(const Outcome& o) { return o.group.rfind("overlay/", 0) == 0; }
 // Those two, which the goals' scopes leave out.
 bool IsComposite(const Outcome& o) { return IsPhased(o) || IsParallel(o); }
 
@@ -166,9 +175,9 @@ void PrintTable(const std::vector<std::string>& algorithms) {
 }
 
 // Per scope (the generated problems and input.12 up to 500 buffers, those
-// over 500, the phased ones, the --csv problems) and algorithm: the mean
-// ratio and how many were proven optimal, over all and over those whose
-// optimum is known.
+// over 500, the phased ones, the parallel ones, the --csv problems, the
+// --overlay ones) and algorithm: the mean ratio and how many were proven
+// optimal, over all and over those whose optimum is known.
 // Issue 10's goals read off it: exact proves >= 95% up to 500, the
 // heuristic's mean is <= 1.10x.
 void PrintSummary(const std::vector<std::string>& algorithms) {
@@ -187,7 +196,8 @@ void PrintSummary(const std::vector<std::string>& algorithms) {
        }},
       {"phased", [](const Outcome& o) { return IsPhased(o); }},
       {"parallel", [](const Outcome& o) { return IsParallel(o); }},
-      {"csv", [](const Outcome& o) { return o.from_csv; }},
+      {"csv", [](const Outcome& o) { return o.from_csv && !IsOverlay(o); }},
+      {"overlay", [](const Outcome& o) { return IsOverlay(o); }},
   };
   std::printf("\n%-10s %-9s %8s %10s %7s   %8s %10s %7s\n", "scope",
               "algorithm", "problems", "mean_ratio", "proven", "known",
@@ -250,6 +260,15 @@ void ParseFlags(int* argc, char** argv) {
       flags.algorithms = SplitCommas(v);
     } else if (const char* v = value("--csv=")) {
       flags.csv_paths = SplitCommas(v);
+    } else if (const char* v = value("--overlay=")) {
+      char* rest = nullptr;
+      const double fraction = std::strtod(v, &rest);
+      if (rest == v || *rest != ':' || !(fraction >= 0 && fraction <= 1)) {
+        std::fprintf(stderr, "--overlay=FRACTION:A.csv,B.csv,... (0-1): %s\n",
+                     v);
+        std::exit(2);
+      }
+      flags.overlays.emplace_back(fraction, SplitCommas(rest + 1));
     } else {
       argv[kept++] = argv[i];
     }
@@ -292,6 +311,53 @@ HardProblem ReadCsvProblem(const std::string& path) {
   return problem;
 }
 
+// MiniMalloc problems on one time axis, each starting `fraction` of the one
+// before's span after that one's start (1: one after another; less: they
+// overlap, as several requests or models in flight in one arena do), so
+// that many more lifetimes meet than in any one of them. Named
+// "overlay/<number>/<files>x<fraction>" (the --overlay flags numbered from
+// 1), optimum unknown.
+HardProblem Overlaid(size_t number, double fraction,
+                     const std::vector<std::string>& paths) {
+  HardProblem overlay;
+  char name[64];
+  std::snprintf(name, sizeof name, "overlay/%zu/%zux%.2f", number, paths.size(),
+                fraction);
+  overlay.name = name;
+  TimeValue start = 0;
+  for (size_t p = 0; p < paths.size(); ++p) {
+    const HardProblem problem = ReadCsvProblem(paths[p]);
+    if (problem.items.empty()) continue;
+    TimeValue first = std::numeric_limits<TimeValue>::max(), last = 0;
+    for (const planner::PlanItem& item : problem.items) {
+      first = std::min(first, item.lifetime.first);
+      last = std::max(last, item.lifetime.last);
+    }
+    // Times from 0 to last - first, shifted to start (an overlay past
+    // int64 is refused, not wrapped).
+    const TimeValue span = last - first;
+    TimeValue end = 0;
+    if (__builtin_add_overflow(start, span, &end)) {
+      std::fprintf(stderr, "--overlay: times past 2^63 at %s\n",
+                   paths[p].c_str());
+      std::exit(2);
+    }
+    for (planner::PlanItem item : problem.items) {
+      item.lifetime.first = start + (item.lifetime.first - first);
+      item.lifetime.last = start + (item.lifetime.last - first);
+      overlay.items.push_back(item);
+    }
+    const double shift = fraction * static_cast<double>(span);
+    start = shift >= static_cast<double>(span)
+                ? end
+                : start + static_cast<TimeValue>(shift);
+  }
+  overlay.optimum_known = false;
+  overlay.lower_bound = planner::LiveBytesLowerBound(overlay.items);
+  overlay.optimum = overlay.lower_bound;
+  return overlay;
+}
+
 }  // namespace
 }  // namespace bench
 }  // namespace memplan
@@ -329,6 +395,10 @@ int main(int argc, char** argv) {
   const size_t generated = problems.size();  // The --csv ones follow.
   for (const std::string& path : GetFlags().csv_paths) {
     problems.push_back(ReadCsvProblem(path));
+  }
+  for (size_t k = 0; k < GetFlags().overlays.size(); ++k) {
+    const auto& [fraction, paths] = GetFlags().overlays[k];
+    problems.push_back(Overlaid(k + 1, fraction, paths));
   }
   for (size_t p = 0; p < problems.size(); ++p) {
     const HardProblem& problem = problems[p];
