@@ -54,10 +54,12 @@ constexpr uint64_t kDiveWork = 130'000;
 // dives, as far as kMaxDiveWork allows (at least one: the dives' overlap
 // graph holds up to half of it in pairs, DiveGraph). Until 2026-12-06 none
 // ran past 130,000, so multi_fit was best fit's plan there: asplos2024's
-// problems overlaid on one time axis, 3 to 11 at a time, each shifted by
-// 0.2-0.8 of the one before's span (12 problems, 778-2,909 items,
-// 22k-236k pairs), took 1.237x the lower bound on average, against 1.074x
-// at 4 dives, 1.065x at 8 and 1.065x at 16, in 10-80 ms each at 8;
+// problems overlaid on one time axis, 3 to 11 at a time, each starting
+// 0.24-0.74 of the one before's span after it (the first 12 overlays of
+// bench/HISTORY.md, 778-2,909 items, 22k-236k pairs), took 1.223x the
+// lower bound on average, and take 1.071x in 7.5-74 ms (before
+// hard_planner_bench --overlay, shifted a little differently: 1.237x,
+// against 1.074x at 4 dives, 1.065x at 8 and 1.065x at 16);
 // hard_planner_bench's parallel streams 1.204x -> 1.169x in 65 ms (27 ms).
 // On 4,000 random lifetimes the flips' compactions cost more than the
 // dives: 468k pairs, 1.016x -> 1.000x the bound in 0.13 s (0.07 s before);

@@ -44,13 +44,13 @@ class MultiFitAlgorithm : public Algorithm {
  public:
   // Above this, only best fit runs (the bottom-up placement costs
   // O(live items) per step where best fit costs O(log T) sets). It was
-  // 4096 until 2026-12-06: asplos2024's problems overlaid 25, 30 and 45 at
-  // a time (6,951 to 12,902 items, 368k-693k pairs, 3-5 parts in time)
-  // then came out 1.292x, 1.319x and 1.329x the bound, and now 1.099x,
-  // 1.052x and 1.045x in 0.12-0.21 s; planner_bench's 10k rows take
-  // 79 ms and 171 ms against 22 ms and 49 ms, for 1.0039x and 1.0434x
-  // against 1.0051x and 1.0442x; 16,000 random lifetimes, 1M pairs,
-  // 1.040x -> 1.001x in 0.28 s.
+  // 4096 until 2026-12-06: asplos2024 A..K overlaid two, three and four
+  // times over (hard_planner_bench --overlay at 0.70, 0.85 and 0.80:
+  // 6,650, 9,975 and 13,300 items) then came out 1.239x, 1.227x and
+  // 1.314x the bound, and now 1.078x, 1.045x and 1.053x in 0.09-0.14 s;
+  // planner_bench's 10k rows take 79 ms and 171 ms against 22 ms and
+  // 49 ms, for 1.0039x and 1.0434x against 1.0051x and 1.0442x; 16,000
+  // random lifetimes, 1M pairs, 1.040x -> 1.001x in 0.28 s.
   static constexpr size_t kMaxSkylineItems = 16384;
 
   std::string name() const override { return "multi_fit"; }
