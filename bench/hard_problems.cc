@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <initializer_list>
 #include <utility>
 
 #include "planner/lower_bound.h"
@@ -389,15 +390,26 @@ HardProblem InParallel(std::string name,
   return parallel;
 }
 
-std::vector<HardProblem> PhasesOf(uint64_t seed) {
-  std::vector<HardProblem> phases;
-  for (size_t buffers : {100, 200, 300}) {
+namespace {
+
+// The tight, aligned16 and aligned64 problems (optimum known) of `seed` at
+// each of `sizes`, in that nesting order.
+std::vector<HardProblem> KnownOptimaOf(uint64_t seed,
+                                       std::initializer_list<size_t> sizes) {
+  std::vector<HardProblem> problems;
+  for (size_t buffers : sizes) {
     for (HardFamily family :
          {HardFamily::kTight, HardFamily::kAligned16, HardFamily::kAligned64}) {
-      phases.push_back(MakeHardProblem(family, buffers, seed));
+      problems.push_back(MakeHardProblem(family, buffers, seed));
     }
   }
-  return phases;
+  return problems;
+}
+
+}  // namespace
+
+std::vector<HardProblem> PhasesOf(uint64_t seed) {
+  return KnownOptimaOf(seed, {100, 200, 300});
 }
 
 HardProblem MakePhasedProblem(uint64_t seed) {
@@ -406,14 +418,7 @@ HardProblem MakePhasedProblem(uint64_t seed) {
 }
 
 std::vector<HardProblem> StreamsOf(uint64_t seed) {
-  std::vector<HardProblem> streams;
-  for (size_t buffers : {300, 500}) {
-    for (HardFamily family :
-         {HardFamily::kTight, HardFamily::kAligned16, HardFamily::kAligned64}) {
-      streams.push_back(MakeHardProblem(family, buffers, seed));
-    }
-  }
-  return streams;
+  return KnownOptimaOf(seed, {300, 500});
 }
 
 HardProblem MakeParallelProblem(uint64_t seed) {
