@@ -13,6 +13,7 @@
 #include "gtest/gtest.h"
 #include "planner/lower_bound.h"
 #include "planner/minimalloc_csv.h"
+#include "planner/splitmix64.h"
 
 namespace memplan {
 namespace planner {
@@ -447,6 +448,35 @@ TEST(ExactTest, ANodeBudgetGivesOnePlanWhateverTheTime) {
     EXPECT_EQ(plan->offsets, first->offsets) << "run " << again;
     EXPECT_EQ(plan->lower_bound, first->lower_bound) << "run " << again;
   }
+}
+
+// Past kMaxSearchItems items exact dives for its budget (it gave
+// multi_fit's plan until 2026-12-06): 5,000 random lifetimes, 300k pairs,
+// where multi_fit ends above the live-bytes bound and the dives reach it.
+TEST(ExactTest, DivesPastTheSearchesItemLimit) {
+  SplitMix64 random(11);
+  std::vector<PlanItem> items;
+  const uint64_t sizes[] = {64, 128, 256, 1024, 4096, 65536};
+  for (int i = 0; i < 5000; ++i) {
+    const TimeValue first = static_cast<TimeValue>(random.Next() % 2501);
+    const TimeValue length = static_cast<TimeValue>(1 + random.Next() % 60);
+    const uint64_t unit = sizes[random.Next() % 6];
+    const uint64_t size = unit * (1 + random.Next() % 8);
+    items.push_back({size, 1, first, first + length - 1});
+  }
+  ASSERT_GT(items.size(), ExactAlgorithm::kMaxSearchItems);
+  const uint64_t bound = LiveBytesLowerBound(items);
+  Result<Placement> heuristic = MakeAlgorithm("multi_fit")->Place(items, {});
+  ASSERT_TRUE(heuristic.ok());
+  EXPECT_GT(heuristic->height, bound);
+  AlgorithmOptions options;
+  options.max_nodes = 2'000'000;  // 200 dives; the nodes decide.
+  options.max_seconds = 1e300;
+  Result<Placement> plan = ExactAlgorithm().Place(items, options);
+  ASSERT_TRUE(plan.ok());
+  EXPECT_TRUE(ValidPlan(items, *plan));
+  EXPECT_EQ(plan->height, bound);
+  EXPECT_TRUE(plan->proven_optimal);
 }
 
 TEST(ExactTest, EmptyInputIsTriviallyOptimal) {
