@@ -1577,7 +1577,7 @@ Result<Placement> PlaceItems(const std::vector<PlanItem>& items,
   // items and its graph's pairs), a dive counted as one node an item, up
   // to half the nodes. Until 2026-12-06 exact gave multi_fit's plan there:
   // asplos2024 A..K overlaid twice at 0.30 (hard_planner_bench --overlay,
-  // 6,650 items in one part) 1.0566x the bound, now 1.0455x at 5 s; 16,000
+  // 6,224 items in one part) 1.0566x the bound, now 1.0455x at 5 s; 16,000
   // random lifetimes (958k pairs) 1.001x, now proven at the bound in
   // 0.93 s. Not every problem gains: on three 2,000-buffer packings side by
   // side (6,000 items) 5 s of dives found nothing below multi_fit's 1.228x.
@@ -1590,6 +1590,18 @@ Result<Placement> PlaceItems(const std::vector<PlanItem>& items,
     budget.until = start + std::chrono::duration_cast<Clock::duration>(
                                std::chrono::duration<double>(seconds));
     budget.stop_at = std::max(lower_bound, enough);
+    auto report = [&](uint64_t height) {
+      if (!options.on_progress) return;
+      SearchProgress progress;
+      progress.height = height;
+      progress.lower_bound = std::min(lower_bound, height);
+      progress.seconds =
+          std::chrono::duration<double>(Clock::now() - start).count();
+      options.on_progress(progress);
+    };
+    budget.on_lower = [&](uint64_t height) {
+      if (height < best.height) report(height);
+    };
     uint64_t dives = 0;
     std::optional<Placement> dived = DiveUntil(items, budget, &dives);
     *nodes_spent = std::min(options.max_nodes, dives * search_items.size());
@@ -1599,14 +1611,7 @@ Result<Placement> PlaceItems(const std::vector<PlanItem>& items,
     }
     best.proven_optimal = best.height <= lower_bound;
     best.lower_bound = std::min(lower_bound, best.height);
-    if (options.on_progress) {
-      SearchProgress progress;
-      progress.height = best.height;
-      progress.lower_bound = best.lower_bound;
-      progress.seconds =
-          std::chrono::duration<double>(Clock::now() - start).count();
-      options.on_progress(progress);
-    }
+    report(best.height);
     return best;
   };
   if (search_items.size() > ExactAlgorithm::kMaxSearchItems) {

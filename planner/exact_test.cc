@@ -472,11 +472,20 @@ TEST(ExactTest, DivesPastTheSearchesItemLimit) {
   AlgorithmOptions options;
   options.max_nodes = 2'000'000;  // 200 dives; the nodes decide.
   options.max_seconds = 1e300;
+  std::vector<uint64_t> heights;  // Progress: each lower plan as it comes.
+  options.on_progress = [&](const SearchProgress& progress) {
+    EXPECT_LE(progress.lower_bound, progress.height);
+    heights.push_back(progress.height);
+  };
   Result<Placement> plan = ExactAlgorithm().Place(items, options);
   ASSERT_TRUE(plan.ok());
   EXPECT_TRUE(ValidPlan(items, *plan));
   EXPECT_EQ(plan->height, bound);
   EXPECT_TRUE(plan->proven_optimal);
+  ASSERT_GE(heights.size(), 2u);  // Not only the end.
+  EXPECT_TRUE(std::is_sorted(heights.rbegin(), heights.rend()));
+  EXPECT_LT(heights.front(), heuristic->height);
+  EXPECT_EQ(heights.back(), plan->height);
 }
 
 TEST(ExactTest, EmptyInputIsTriviallyOptimal) {

@@ -925,6 +925,7 @@ std::optional<Placement> DiveUntil(const std::vector<PlanItem>& items,
     // tens of ms, and exact's budget overran by up to 0.09 s at 2 s
     // (asplos2024 overlaid, 182k pairs: 2.088 s).
     auto last = std::chrono::steady_clock::now();
+    uint64_t told = tries.height();
     tries.Keep(RunDives(
                    items, times, *overlaps,
                    Ranks(chain == 0 ? ByStart(items, by_area) : by_area),
@@ -932,6 +933,10 @@ std::optional<Placement> DiveUntil(const std::vector<PlanItem>& items,
                    [&](uint64_t dive, uint64_t height) {
                      // The last dive took from its go-ahead (after any
                      // wait in `proceed`) to now.
+                     if (budget.on_lower && height < told) {
+                       told = height;
+                       budget.on_lower(height);
+                     }
                      const auto now = std::chrono::steady_clock::now();
                      const auto took = dive == 0 ? now - now : now - last;
                      const bool more = dive < max_dives &&

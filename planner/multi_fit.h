@@ -46,7 +46,7 @@ class MultiFitAlgorithm : public Algorithm {
   // O(live items) per step where best fit costs O(log T) sets). It was
   // 4096 until 2026-12-06: asplos2024 A..K overlaid two, three and four
   // times over (hard_planner_bench --overlay at 0.70, 0.85 and 0.80:
-  // 6,650, 9,975 and 13,300 items) then came out 1.239x, 1.227x and
+  // 6,224, 9,336 and 12,448 items) then came out 1.239x, 1.227x and
   // 1.314x the bound, and now 1.078x, 1.045x and 1.053x in 0.09-0.14 s;
   // planner_bench's 10k rows take 79 ms and 171 ms against 22 ms and
   // 49 ms, for 1.0039x and 1.0434x against 1.0051x and 1.0442x; 16,000
@@ -66,6 +66,9 @@ struct DiveBudget {
   // Asked before each dive, where set: false ends the dives. exact paces
   // the dives beside its searches with it.
   std::function<bool()> proceed;
+  // Told each lower height a chain reaches, where set (on the calling
+  // thread): exact's progress where it dives alone.
+  std::function<void(uint64_t height)> on_lower;
 };
 
 // multi_fit's squeaky-wheel dives (best fit, then dives with their flips:
