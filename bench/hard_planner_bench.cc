@@ -312,11 +312,13 @@ HardProblem ReadCsvProblem(const std::string& path) {
 }
 
 // MiniMalloc problems on one time axis, each starting `fraction` of the one
-// before's span after that one's start (1: one after another; less: they
-// overlap, as several requests or models in flight in one arena do), so
-// that many more lifetimes meet than in any one of them. Named
-// "overlay/<number>/<files>x<fraction>" (the --overlay flags numbered from
-// 1), optimum unknown.
+// before's span (its last time less its first) after that one's start, so
+// that they overlap, as several requests or models in flight in one arena
+// do, and many more lifetimes meet than in any one of them (at 1 each
+// starts on the last time of the one before; bench/hard_problems.h's
+// InSequence puts problems wholly after one another). Named
+// "overlay/<number>/<count of files>x<fraction>" (the --overlay flags
+// numbered from 1), optimum unknown.
 HardProblem Overlaid(size_t number, double fraction,
                      const std::vector<std::string>& paths) {
   HardProblem overlay;

@@ -167,7 +167,7 @@ struct Budget {
   // the offset-ordered search costs its part's sections and items, so on
   // 2,000-3,000 items where many lifetimes meet 256 nodes took tens of ms,
   // and exact overran a 5 s budget by up to 0.09 s (asplos2024 overlaid,
-  // 2,287 items, 182k pairs: 5.094 s).
+  // 2,287 items, 129k pairs: 5.094 s).
   static constexpr uint64_t kClockWork = uint64_t{1} << 17;
 
   // On the thread that will search.
@@ -1496,6 +1496,17 @@ constexpr uint64_t kDiveWorkPerPair = 10;
 // The longest budget in seconds: about 31 years.
 constexpr double kMaxSeconds = 1e9;
 
+// When options' time budget, counted from `start`, ends: up to kMaxSeconds
+// (a larger count of nanoseconds would not fit the clock's), none where it
+// is not a positive number.
+Clock::time_point DeadlineOf(Clock::time_point start,
+                             const AlgorithmOptions& options) {
+  const double seconds =
+      options.max_seconds > 0 ? std::min(options.max_seconds, kMaxSeconds) : 0;
+  return start + std::chrono::duration_cast<Clock::duration>(
+                     std::chrono::duration<double>(seconds));
+}
+
 // The best heuristic plan (ties: the earliest in SeedNames), so that exact
 // never loses to one.
 Result<Placement> BestSeed(const std::vector<PlanItem>& items,
@@ -1582,13 +1593,9 @@ Result<Placement> PlaceItems(const std::vector<PlanItem>& items,
   // 0.93 s. Not every problem gains: on three 2,000-buffer packings side by
   // side (6,000 items) 5 s of dives found nothing below multi_fit's 1.228x.
   auto dives_alone = [&]() {
-    const double seconds = options.max_seconds > 0
-                               ? std::min(options.max_seconds, kMaxSeconds)
-                               : 0;
     DiveBudget budget;
     budget.max_dives = options.max_nodes / 2 / search_items.size();
-    budget.until = start + std::chrono::duration_cast<Clock::duration>(
-                               std::chrono::duration<double>(seconds));
+    budget.until = DeadlineOf(start, options);
     budget.stop_at = std::max(lower_bound, enough);
     auto report = [&](uint64_t height) {
       if (!options.on_progress) return;
@@ -1632,13 +1639,7 @@ Result<Placement> PlaceItems(const std::vector<PlanItem>& items,
     lower_bound = std::max(lower_bound, padded - (granule - 1));
   lower_bound = round_up(lower_bound);
 
-  // Up to kMaxSeconds (a larger count of nanoseconds would not fit the
-  // clock's), none where it is not a positive number.
-  const double seconds =
-      options.max_seconds > 0 ? std::min(options.max_seconds, kMaxSeconds) : 0;
-  const Clock::time_point deadline =
-      start + std::chrono::duration_cast<Clock::duration>(
-                  std::chrono::duration<double>(seconds));
+  const Clock::time_point deadline = DeadlineOf(start, options);
   uint64_t nodes_left = options.max_nodes;
   struct Spent {
     const uint64_t& left;
@@ -1998,11 +1999,7 @@ Result<Placement> ExactAlgorithm::Place(const std::vector<PlanItem>& items,
   std::vector<std::vector<size_t>> parts = TimeParts(items);
   if (parts.size() <= 1) return PlaceItems(items, options, 0, &spent);
   const Clock::time_point start = Clock::now();
-  const double seconds =
-      options.max_seconds > 0 ? std::min(options.max_seconds, kMaxSeconds) : 0;
-  const Clock::time_point deadline =
-      start + std::chrono::duration_cast<Clock::duration>(
-                  std::chrono::duration<double>(seconds));
+  const Clock::time_point deadline = DeadlineOf(start, options);
   Result<Placement> seed = BestSeed(items, options);
   if (!seed.ok()) return seed.error();
   Placement placement = std::move(*seed);

@@ -932,7 +932,8 @@ std::optional<Placement> DiveUntil(const std::vector<PlanItem>& items,
                    lower_bound, tries.offsets(),
                    [&](uint64_t dive, uint64_t height) {
                      // The last dive took from its go-ahead (after any
-                     // wait in `proceed`) to now.
+                     // wait in `proceed`) to now; none starts at or past
+                     // `until` (took is never negative).
                      if (budget.on_lower && height < told) {
                        told = height;
                        budget.on_lower(height);
@@ -940,7 +941,7 @@ std::optional<Placement> DiveUntil(const std::vector<PlanItem>& items,
                      const auto now = std::chrono::steady_clock::now();
                      const auto took = dive == 0 ? now - now : now - last;
                      const bool more = dive < max_dives &&
-                                       height > budget.stop_at && now < until &&
+                                       height > budget.stop_at &&
                                        until - now > took &&
                                        (!budget.proceed || budget.proceed());
                      last = std::chrono::steady_clock::now();
