@@ -1988,7 +1988,7 @@ Result<Placement> PlaceItems(const std::vector<PlanItem>& items,
 // items stands for each part that does not beat it there, so that exact
 // still never loses to one. One search of all the parts instead spreads
 // its budget over all of them, and any part it cannot close sinks the
-// decision: asplos2024's eleven problems one after another in time (3,325
+// decision: asplos2024's eleven problems one after another in time (3,112
 // items, the optimum 1048576, E's) came out 1.176x at 5 s, where each
 // alone is proven or at worst 1.038x (D); decided apart, they are proven
 // in 1.6 s.

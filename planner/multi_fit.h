@@ -16,10 +16,11 @@
 // the second on a second thread where one can be had (the plan does not
 // depend on it); every 10 dives a chain starts its priorities again from
 // its ranks plus noise, so that it tries several regions.
-// Where the graph would be too large for dives, they are placed bottom-up
-// (skyline.h) instead, under two orders, by size and by size x lifetime,
-// forwards and backwards in time. Then bottom-up with sizes jittered, for
-// the work the dives left (where they stopped at their number, not their
+// Where the graph would be too large for dives, partitions of up to
+// kMaxBottomUpItems items are placed bottom-up (skyline.h) instead, under
+// two orders, by size and by size x lifetime, forwards and backwards in
+// time; larger ones get best fit's plan. Then bottom-up with sizes jittered,
+// for the work the dives left (where they stopped at their number, not their
 // work) or, without dives, while a budget of item placements lasts.
 // The best bottom-up placements are compacted (items re-placed lowest
 // first, in order of offset, which never raises one), and the lowest plan
@@ -42,16 +43,22 @@ namespace planner {
 
 class MultiFitAlgorithm : public Algorithm {
  public:
-  // Above this, only best fit runs (the bottom-up placement costs
-  // O(live items) per step where best fit costs O(log T) sets). It was
-  // 4096 until 2026-12-06: asplos2024 A..K overlaid two, three and four
-  // times over (hard_planner_bench --overlay at 0.70, 0.85 and 0.80:
-  // 6,224, 9,336 and 12,448 items) then came out 1.239x, 1.227x and
-  // 1.314x the bound, and now 1.078x, 1.045x and 1.053x in 0.09-0.14 s;
-  // planner_bench's 10k rows take 79 ms and 171 ms against 22 ms and
-  // 49 ms, for 1.0039x and 1.0434x against 1.0051x and 1.0442x; 16,000
-  // random lifetimes, 1M pairs, 1.040x -> 1.001x in 0.28 s.
+  // Above this, only best fit runs. It was 4096 until 2026-12-06:
+  // asplos2024 A..K overlaid two, three and four times over
+  // (hard_planner_bench --overlay at 0.70, 0.85 and 0.80: 6,224, 9,336 and
+  // 12,448 items) then came out 1.239x, 1.227x and 1.314x the bound, and
+  // now 1.078x, 1.045x and 1.053x in 0.09-0.14 s; 16,000 random
+  // lifetimes, 1M pairs, 1.040x -> 1.001x in 0.28 s.
   static constexpr size_t kMaxSkylineItems = 16384;
+  // ... and above this where no dives run (more pairs of lifetimes that
+  // meet than the dives' graph holds), only best fit too: there the tries
+  // are bottom-up placements, each costing O(live items) a step where best
+  // fit costs O(log T) sets, and their compactions and flips each about
+  // best fit's time. From 2026-12-06 to 2026-12-07 they ran up to
+  // kMaxSkylineItems: planner_bench's 10k rows (no graph) took 75 ms and
+  // 156 ms against 17 ms and 40 ms, for 1.0039x and 1.0434x against
+  // 1.0051x and 1.0442x the bound.
+  static constexpr size_t kMaxBottomUpItems = 4096;
 
   std::string name() const override { return "multi_fit"; }
   Result<Placement> Place(const std::vector<PlanItem>& items,

@@ -190,6 +190,25 @@ TEST(MultiFitTest, LargePartitionsAreBestFitsPlan) {
   EXPECT_EQ(placement->offsets, best_fit->offsets);
 }
 
+// Past kMaxBottomUpItems items where lifetimes meet too often for the
+// dives' graph (about 4.2M pairs here, each lifetime half the time), the
+// bottom-up tries and their compactions would cost several times best
+// fit's time: best fit's plan, which is above the bound here.
+TEST(MultiFitTest, LargeDensePartitionsAreBestFitsPlan) {
+  std::mt19937 rng(5);
+  std::vector<PlanItem> items;
+  for (size_t i = 0; i <= MultiFitAlgorithm::kMaxBottomUpItems; ++i) {
+    const int64_t first = static_cast<int64_t>(rng() % 1000);
+    const int64_t last = first + 500 + static_cast<int64_t>(rng() % 500);
+    items.push_back({1 + rng() % 5000, 1, first, last});
+  }
+  Result<Placement> placement = MultiFitAlgorithm().Place(items, {});
+  Result<Placement> best_fit = BestFitAlgorithm().Place(items, {});
+  ASSERT_TRUE(placement.ok() && best_fit.ok());
+  EXPECT_GT(best_fit->height, LiveBytesLowerBound(items));
+  EXPECT_EQ(placement->offsets, best_fit->offsets);
+}
+
 // Short lifetimes over a long time split into parts
 // (planner/time_parts.h), each placed apart: valid, and never above best
 // fit, whose plan of each part is the one it makes of that part alone.
