@@ -188,6 +188,28 @@ void PlaceAndCheck(const std::vector<PlanItem>& items, memplan::Device device) {
                           " > " + other + " " + std::to_string(height(other)));
       }
     }
+    // At a capacity (a decision) just under and at that optimum: a valid
+    // plan, none below the optimum, and no proof past it.
+    const uint64_t optimum = height("exact");
+    for (uint64_t capacity : {optimum - 1, optimum}) {
+      if (capacity == 0) continue;
+      AlgorithmOptions at = options;
+      at.capacity = capacity;
+      const std::string name = "exact at capacity " + std::to_string(capacity);
+      memplan::Result<Placement> decided =
+          memplan::planner::MakeAlgorithm("exact")->Place(items, at);
+      if (!decided.ok()) Fail(name, decided.error().ToString());
+      CheckPlacement(name, items, *decided);
+      if (decided->height < optimum) {
+        Fail(name, "height " + std::to_string(decided->height) +
+                       " below the proven optimum " + std::to_string(optimum));
+      }
+      if (decided->lower_bound > optimum) {
+        Fail(name, "proved no plan below " +
+                       std::to_string(decided->lower_bound) +
+                       ", past the optimum " + std::to_string(optimum));
+      }
+    }
   }
 }
 

@@ -53,6 +53,13 @@ struct AlgorithmOptions {
   // 1e9; not a positive number, no search.
   uint64_t max_nodes = 1'000'000'000;
   double max_seconds = 10.0;
+  // Where nonzero, the arena's size in bytes, as MiniMalloc's --capacity:
+  // exact decides whether the items fit in it rather than seeking the
+  // lowest plan. It stops at the first plan no higher (its first decision
+  // is at the capacity, not at the lower bound), and once it proves that
+  // none is (its lower_bound then exceeds the capacity). Heuristics ignore
+  // it.
+  uint64_t capacity = 0;
   // If set, exact algorithms call it, on the thread that called Place(),
   // as each decision starts and as the lowest plan or the proven bound
   // improves (heuristics never do): for progress on a long search.

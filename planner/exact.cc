@@ -1530,13 +1530,19 @@ Result<Placement> BestSeed(const std::vector<PlanItem>& items,
 }
 
 // exact on valid items that may not split in time (see Place). A plan no
-// higher than `enough` ends the search (0: only the lower bound does): the
-// decisions start there, not lower. `*nodes_spent` tells the nodes used of
-// options.max_nodes.
+// higher than `enough` (or options.capacity) ends the search (0: only the
+// lower bound does): the decisions start there, not lower. With a
+// capacity, a proof that no plan fits it ends the search too.
+// `*nodes_spent` tells the nodes used of options.max_nodes.
 Result<Placement> PlaceItems(const std::vector<PlanItem>& items,
                              const AlgorithmOptions& options, uint64_t enough,
                              uint64_t* nodes_spent) {
   *nodes_spent = 0;
+  enough = std::max(enough, options.capacity);
+  // Whether `bound` (a proof) settles the decision at the capacity.
+  auto over_capacity = [&options](uint64_t bound) {
+    return options.capacity > 0 && bound > options.capacity;
+  };
   const Clock::time_point start = Clock::now();
   Result<Placement> seed = BestSeed(items, options);
   if (!seed.ok()) return seed.error();
@@ -1582,7 +1588,7 @@ Result<Placement> PlaceItems(const std::vector<PlanItem>& items,
     best.proven_optimal = true;
     return best;
   }
-  if (best.height <= enough) return best;
+  if (best.height <= enough || over_capacity(lower_bound)) return best;
   // Too many items (or pairs) for the searches: multi_fit's dives for the
   // budget instead, where they run (DiveUntil: up to kMaxSkylineItems
   // items and its graph's pairs), a dive counted as one node an item, up
@@ -1638,6 +1644,11 @@ Result<Placement> PlaceItems(const std::vector<PlanItem>& items,
   if (padded >= granule)
     lower_bound = std::max(lower_bound, padded - (granule - 1));
   lower_bound = round_up(lower_bound);
+  if (over_capacity(lower_bound)) {
+    best.lower_bound = std::min(lower_bound, best.height);
+    best.proven_optimal = best.height <= lower_bound;
+    return best;
+  }
 
   const Clock::time_point deadline = DeadlineOf(start, options);
   uint64_t nodes_left = options.max_nodes;
@@ -1812,7 +1823,10 @@ Result<Placement> PlaceItems(const std::vector<PlanItem>& items,
   // three quarters: the search is heavy-tailed, and the bisection after it
   // starts from the heuristics' height).
   const bool exact_at_bound = problem.EverySectionHolds(AlignUp(low, granule));
-  const double bound_share = exact_at_bound ? 0.5 : 0.75;
+  // At a capacity, that decision is the whole answer: all of the budget.
+  const double bound_share = options.capacity > 0 ? 1.0
+                             : exact_at_bound     ? 0.5
+                                                  : 0.75;
   // Where some section has slack, multi_fit's squeaky-wheel dives, unbounded
   // in number (a dive counted as one node per item, up to half the nodes),
   // run beside that decision on a thread of their own, the seventh member
@@ -1855,7 +1869,7 @@ Result<Placement> PlaceItems(const std::vector<PlanItem>& items,
   // once a step (some 160 steps for a bound near 2^64, 13 for 8 MiB in
   // units of 64 bytes).
   if (!exact_at_bound) {
-    constexpr int kSpreadsPerCapacity = 2;
+    constexpr uint64_t kSpreadsPerCapacity = 2;
     constexpr uint64_t kGrownNodesPerItem = 256;
     constexpr uint64_t kEveryUnitUpTo = 128;
     const Clock::time_point now = Clock::now();
@@ -1868,21 +1882,24 @@ Result<Placement> PlaceItems(const std::vector<PlanItem>& items,
          k = k < kEveryUnitUpTo ? k + 1 : k + k / 4) {
       if (k * unit > std::numeric_limits<uint64_t>::max() - low) break;
       const uint64_t capacity = low + k * unit;
-      if (capacity >= best.height || Clock::now() >= ladder_end ||
-          ladder_nodes == 0) {
+      if (capacity >= best.height || over_capacity(capacity) ||
+          Clock::now() >= ladder_end || ladder_nodes == 0) {
         break;
       }
       report(capacity);
-      for (int spread = 0; spread < kSpreadsPerCapacity; ++spread) {
+      // At a capacity it is the only one: spreads while the ladder lasts.
+      const uint64_t spreads = options.capacity > 0
+                                   ? std::numeric_limits<uint64_t>::max()
+                                   : kSpreadsPerCapacity;
+      for (uint64_t spread = 0; spread < spreads; ++spread) {
         const Clock::time_point at = Clock::now();
         if (at >= ladder_end || ladder_nodes == 0) break;
         const uint64_t before = nodes_left;
-        const Grown grown = grown_tiling(
-            capacity, at + (ladder_end - at) / 2,
-            std::min(ladder_nodes / 2,
-                     kGrownNodesPerItem * search_items.size()),
-            k * kSpreadsPerCapacity + static_cast<uint64_t>(spread),
-            spread % 2 == 1);
+        const Grown grown =
+            grown_tiling(capacity, at + (ladder_end - at) / 2,
+                         std::min(ladder_nodes / 2,
+                                  kGrownNodesPerItem * search_items.size()),
+                         k * kSpreadsPerCapacity + spread, spread % 2 == 1);
         ladder_nodes -= std::min(ladder_nodes, before - nodes_left);
         found = grown == Grown::kFound;
         if (grown != Grown::kMissed) break;
@@ -1945,7 +1962,8 @@ Result<Placement> PlaceItems(const std::vector<PlanItem>& items,
     // after it, for half of what is left.
     const Clock::time_point now = Clock::now();
     const uint64_t enough_now = std::max(proven, floor);
-    if (!dove && now < deadline && best.height > enough_now) {
+    if (!dove && now < deadline && best.height > enough_now &&
+        !over_capacity(proven)) {
       dived = DiveUntil(
           items, dive_budget(now + (deadline - now) / 2, enough_now), &dives);
       keep_dives(dived, dives);
@@ -1956,7 +1974,8 @@ Result<Placement> PlaceItems(const std::vector<PlanItem>& items,
   // of budget raises the floor too (a guess, not a proof), so a pass that
   // ends with time left starts again from the proven floor, where every
   // step now gets more of the time.
-  while (best.height > floor && nodes_left > 0 && Clock::now() < deadline) {
+  while (best.height > floor && options.capacity == 0 && nodes_left > 0 &&
+         Clock::now() < deadline) {
     while (low < best.height && nodes_left > 0 && Clock::now() < deadline) {
       const uint64_t high = (best.height - 1) / unit;  // In units.
       const uint64_t low_units = low / unit;
@@ -2083,6 +2102,8 @@ Result<Placement> ExactAlgorithm::Place(const std::vector<PlanItem>& items,
       }
     }
     enough = std::max(enough, stands.height);
+    // At a capacity, a part that does not fit decides the whole.
+    if (options.capacity > 0 && stands.height > options.capacity) break;
   }
   placement.height = PlacementHeight(items, placement.offsets);
   placement.lower_bound = whole(nullptr, 0).lower_bound;

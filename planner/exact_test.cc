@@ -13,6 +13,7 @@
 #include "gtest/gtest.h"
 #include "planner/lower_bound.h"
 #include "planner/minimalloc_csv.h"
+#include "planner/multi_fit.h"
 #include "planner/splitmix64.h"
 
 namespace memplan {
@@ -486,6 +487,71 @@ TEST(ExactTest, DivesPastTheSearchesItemLimit) {
   EXPECT_TRUE(std::is_sorted(heights.rbegin(), heights.rend()));
   EXPECT_LT(heights.front(), heuristic->height);
   EXPECT_EQ(heights.back(), plan->height);
+}
+
+// At a capacity (AlgorithmOptions::capacity) exact decides it alone: no
+// decision at the lower bound before, no bisection after, and a plan
+// within it ends the search. multi_fit gives 50 on this 48-wide tiling.
+TEST(ExactTest, DecidesAtTheCapacityAlone) {
+  std::mt19937_64 rng(2);
+  const std::vector<PlanItem> items = RandomTiling(&rng, 48, 24);
+  Result<Placement> seeded = MultiFitAlgorithm().Place(items, {});
+  ASSERT_TRUE(seeded.ok());
+  ASSERT_EQ(seeded->height, 50u);
+  std::vector<uint64_t> tried;
+  AlgorithmOptions options;
+  options.capacity = 49;
+  options.max_nodes = 10'000'000;
+  options.max_seconds = 3600;
+  options.on_progress = [&](const SearchProgress& progress) {
+    if (progress.trying != 0) tried.push_back(progress.trying);
+  };
+  Result<Placement> placement = ExactAlgorithm().Place(items, options);
+  ASSERT_TRUE(placement.ok());
+  EXPECT_LE(placement->height, 49u);
+  EXPECT_TRUE(ValidPlan(items, *placement));
+  ASSERT_FALSE(tried.empty());
+  for (uint64_t capacity : tried) EXPECT_EQ(capacity, 49u);
+}
+
+// A capacity ruled out: by the search (6 on kGap: none below 7), or by
+// the live bytes alone, with no decision tried; and where the items split
+// in time, by a part that does not fit.
+TEST(ExactTest, ProvesThatNothingFitsACapacity) {
+  std::vector<uint64_t> tried;
+  AlgorithmOptions options;
+  options.max_seconds = 3600;
+  options.max_nodes = 10'000'000;
+  options.on_progress = [&](const SearchProgress& progress) {
+    if (progress.trying != 0) tried.push_back(progress.trying);
+  };
+  options.capacity = 6;
+  Result<Placement> searched = ExactAlgorithm().Place(kGap, options);
+  ASSERT_TRUE(searched.ok());
+  EXPECT_EQ(searched->lower_bound, 7u);
+  EXPECT_THAT(tried, ElementsAre(6u));
+
+  tried.clear();
+  options.capacity = 5;
+  Result<Placement> under = ExactAlgorithm().Place(kGap, options);
+  ASSERT_TRUE(under.ok());
+  EXPECT_GE(under->lower_bound, 6u);
+  EXPECT_TRUE(tried.empty());
+
+  std::vector<PlanItem> twice = kGap;
+  for (PlanItem item : kGap) {
+    item.lifetime.first += 10;
+    item.lifetime.last += 10;
+    twice.push_back(item);
+  }
+  tried.clear();
+  options.capacity = 6;
+  Result<Placement> parts = ExactAlgorithm().Place(twice, options);
+  ASSERT_TRUE(parts.ok());
+  EXPECT_EQ(parts->lower_bound, 7u);
+  EXPECT_GT(parts->height, 6u);
+  // The first part's refutation decides the whole.
+  EXPECT_THAT(tried, ElementsAre(6u));
 }
 
 TEST(ExactTest, EmptyInputIsTriviallyOptimal) {

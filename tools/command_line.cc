@@ -13,16 +13,11 @@
 
 namespace memplan {
 namespace cli {
-namespace {
-
-// Digits only: CLI11 would read "-4" into an unsigned as 2^64 - 4.
 bool ParseDecimal(const std::string& text, uint64_t* value) {
   const char* end = text.data() + text.size();
   auto [ptr, ec] = std::from_chars(text.data(), end, *value);
   return !text.empty() && ec == std::errc() && ptr == end;
 }
-
-}  // namespace
 
 CommandLine::CommandLine(const std::string& command,
                          const std::string& description,

@@ -53,6 +53,10 @@ class StatusLine {
   std::chrono::steady_clock::time_point last_;  // Of the last line printed.
 };
 
+// A decimal integer that fits in 64 bits, digits only: CLI11 would read
+// "-4" into an unsigned as 2^64 - 4.
+bool ParseDecimal(const std::string& text, uint64_t* value);
+
 // Checks on option values, each with a message that names what it expects.
 CLI::Validator PowerOfTwo();       // 1, 2, 4, ... (decimal).
 CLI::Validator ByteCount();        // A non-negative decimal integer.

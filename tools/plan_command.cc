@@ -1,6 +1,7 @@
 // memplan plan: plans a graph (planner/GRAPH_FORMAT.md) and emits an ET12
 // program, solves a MiniMalloc CSV problem and writes its solution, or
 // re-plans a real ExecuTorch program (.pte/.bpte) in place.
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
@@ -32,11 +33,15 @@ constexpr char kDescription[] =
     "  memplan plan GRAPH [--algo NAME] [--align N] [graph options]\n"
     "               [-o FILE.pte]\n"
     "  memplan plan --csv PROBLEM.csv [--algo NAME] [--align N]\n"
-    "               [-o SOLUTION.csv]\n"
+    "               [--capacity BYTES] [-o SOLUTION.csv]\n"
     "  memplan plan PROGRAM.pte|PROGRAM.bpte [--algo NAME] [--align N]\n"
     "               [--allow-larger] [-o OUT.pte]\n"
     "A CSV's alignment column is honoured; --align N is the alignment of\n"
     "rows without one (default 1). The solution adds an offset column.\n"
+    "With --capacity BYTES the problem is a decision, as MiniMalloc's:\n"
+    "exact (the default then) stops at the first plan within BYTES, or\n"
+    "once it proves there is none; the solution is written only where\n"
+    "one fits (exit 1 where none does).\n"
     "A program (an ExecuTorch .pte, or the program inside a .bpte) is\n"
     "re-planned: every planned tensor keeps its buffer and device, gets a\n"
     "new offset at --align N (default 16, ExecuTorch's) from the oracle's\n"
@@ -45,8 +50,9 @@ constexpr char kDescription[] =
     "refused (exit 1) unless --allow-larger. Without -o nothing is written.\n";
 
 constexpr char kFooter[] =
-    "Exit code: 0 planned, 1 the plan does not fit a device's capacity or\n"
-    "a larger plan was refused, 2 unreadable input or usage.";
+    "Exit code: 0 planned, 1 the plan does not fit a device's (or the\n"
+    "CSV's) capacity or a larger plan was refused, 2 unreadable input or\n"
+    "usage.";
 
 constexpr char kGraphOptions[] = "Graph options";
 
@@ -68,9 +74,12 @@ struct Args {
   planner::PlanOptions options;
 };
 
+// DEVICE=BYTES (a graph's device), or BYTES (a CSV problem's arena).
 CLI::Validator Capacity() {
   return CLI::Validator(
       [](std::string& text) -> std::string {
+        uint64_t bytes = 0;
+        if (ParseDecimal(text, &bytes)) return "";
         Result<std::pair<Device, uint64_t>> capacity =
             planner::ParseCapacity(text);
         return capacity.ok() ? "" : capacity.error().message();
@@ -87,8 +96,9 @@ void AddOptions(CLI::App& app, Args* args) {
                  "the program or solution to write")
       ->type_name("FILE");
   AddAlgorithmOption(app, AlgorithmCount::kList,
-                     "default greedy for graphs and CSV, multi_fit for\n"
-                     "programs; several: the smallest plan is kept",
+                     "default greedy for graphs and CSV (exact with\n"
+                     "--capacity), multi_fit for programs; several: the\n"
+                     "smallest plan is kept",
                      &args->algorithms);
   app.add_option("--align", args->options.alignment,
                  "the alignment of every offset (default 16; a CSV's rows\n"
@@ -105,8 +115,11 @@ void AddOptions(CLI::App& app, Args* args) {
       ->check(ByteCount())
       ->group(kGraphOptions);
   app.add_option("--capacity", args->capacities,
-                 "a device's size limit (repeatable), e.g. cuda:0=1048576")
-      ->type_name("DEVICE=BYTES")
+                 "a device's size limit (repeatable), e.g. cuda:0=1048576;\n"
+                 "with --csv, the arena's size (BYTES, once): exact then\n"
+                 "decides whether the problem fits it, as MiniMalloc's\n"
+                 "--capacity does")
+      ->type_name("DEVICE=BYTES|BYTES")
       ->allow_extra_args(false)
       ->check(Capacity())
       ->group(kGraphOptions);
@@ -167,10 +180,33 @@ std::optional<int> CheckArgs(const CommandLine& command_line,
         "--allow-larger applies to programs (.pte/.bpte)");
   }
   args->algo_given = !args->algorithms.empty();
-  if (!args->algo_given) args->algorithms = {"greedy"};
+  // A CSV problem at a capacity is a decision: exact's by default.
+  if (!args->algo_given) {
+    args->algorithms = {args->csv && !args->capacities.empty() ? "exact"
+                                                               : "greedy"};
+  }
   args->options.algorithms = args->algorithms;
   args->align_given = app.count("--align") > 0;
   for (const std::string& text : args->capacities) {
+    uint64_t bytes = 0;
+    const bool bare = ParseDecimal(text, &bytes);
+    if (args->csv) {
+      if (!bare || args->capacities.size() > 1) {
+        return command_line.UsageError(
+            "a CSV problem has one arena: --capacity BYTES, once (not '" +
+            text + "')");
+      }
+      if (bytes == 0) {
+        return command_line.UsageError("--capacity 0: an arena of no bytes");
+      }
+      args->options.algorithm_options.capacity = bytes;
+      continue;
+    }
+    if (bare) {
+      return command_line.UsageError(
+          "--capacity '" + text +
+          "': a graph's capacities name their device (e.g. cpu=" + text + ")");
+    }
     Result<std::pair<Device, uint64_t>> capacity = planner::ParseCapacity(text);
     args->options.capacity[capacity->first] = capacity->second;  // Checked.
   }
@@ -260,6 +296,37 @@ int RunCsv(const Args& args, StatusLine* status) {
                   Ratio(member.lower_bound, bound));
     }
     std::printf("\n");
+  }
+  const uint64_t capacity = args.options.algorithm_options.capacity;
+  if (capacity > 0) {
+    const unsigned long long c = capacity;
+    if (suite->best.height <= capacity) {
+      std::printf("capacity %llu: fits (%s, height %llu)\n", c,
+                  suite->best_name.c_str(),
+                  static_cast<unsigned long long>(suite->best.height));
+    } else {
+      // What is proven: the live bytes, or an exact search's bound.
+      uint64_t proven = bound;
+      bool ran_exact = false;
+      for (const planner::SuiteMemberResult& member : suite->members) {
+        proven = std::max(proven, member.lower_bound);
+        ran_exact = ran_exact || member.name == "exact";
+      }
+      if (proven > capacity) {
+        std::printf("capacity %llu: does not fit (no plan is below %llu)\n", c,
+                    static_cast<unsigned long long>(proven));
+      } else {
+        std::printf(
+            "capacity %llu: no plan within it found (the lowest %llu), and "
+            "none ruled out%s\n",
+            c, static_cast<unsigned long long>(suite->best.height),
+            ran_exact ? "" : "; --algo exact searches for one");
+      }
+      std::fprintf(stderr,
+                   "memplan plan: no solution written: the plan does "
+                   "not fit the capacity\n");
+      return kExitFindings;
+    }
   }
   Result<std::string> csv =
       planner::WriteMinimallocCsv(*problem, suite->best.offsets);

@@ -91,6 +91,37 @@ expect_in "ratio 1.167 optimal" "${tmp}/out"
 expect_rc 0 "${memplan}" verify "${tmp}/gap2.solution.csv"
 expect_in "valid: no violations" "${tmp}/out"
 
+# At a capacity (MiniMalloc's --capacity), a decision, exact's by default:
+# 7 fits, and the solution is written; 6 does not (proven: no plan below 7,
+# exit 1, nothing written); under the live bytes nothing is searched. A
+# graph's capacity names its device; a CSV's is one byte count.
+expect_rc 0 "${memplan}" plan --csv "${tmp}/gap.csv" --capacity 7 \
+  -o "${tmp}/gap.cap7.csv"
+expect_in "exact     height              7" "${tmp}/out"
+expect_in "capacity 7: fits (exact, height 7)" "${tmp}/out"
+expect_rc 0 "${memplan}" verify "${tmp}/gap.cap7.csv"
+expect_rc 1 "${memplan}" plan --csv "${tmp}/gap.csv" --capacity 6 \
+  --exact-seconds 30 -o "${tmp}/gap.cap6.csv"
+expect_in "capacity 6: does not fit (no plan is below 7)" "${tmp}/out"
+expect_in "no solution written" "${tmp}/err"
+[[ ! -e "${tmp}/gap.cap6.csv" ]] || fail "a plan over the capacity written"
+expect_rc 1 "${memplan}" plan --csv "${tmp}/gap2.csv" --capacity 5
+expect_in "capacity 5: does not fit (no plan is below 6)" "${tmp}/out"
+expect_rc 1 "${memplan}" plan --csv "${tmp}/gap.csv" --capacity 6 \
+  --algo best_fit
+expect_in "capacity 6: no plan within it found (the lowest 7), and none ruled out; --algo exact searches for one" \
+  "${tmp}/out"
+expect_usage_error plan --csv "${tmp}/gap.csv" --capacity cpu=7
+expect_in "a CSV problem has one arena: --capacity BYTES, once (not 'cpu=7')" \
+  "${tmp}/err"
+expect_usage_error plan --csv "${tmp}/gap.csv" --capacity 7 --capacity 8
+expect_in "a CSV problem has one arena" "${tmp}/err"
+expect_usage_error plan --csv "${tmp}/gap.csv" --capacity 0
+expect_in "--capacity 0: an arena of no bytes" "${tmp}/err"
+expect_usage_error plan "${graphs}/small_cnn.graph" --capacity 4096
+expect_in "a graph's capacities name their device (e.g. cpu=4096)" \
+  "${tmp}/err"
+
 # Bad arguments and bad inputs: exit 2 with a message.
 expect_usage_error plan --csv "${tmp}/gap.csv" --exact-nodes 1.5
 expect_in "--exact-nodes: must be a number of nodes (0, 1, 2, ...), not '1.5'" \
