@@ -11,11 +11,18 @@
 //   bazel run -c opt //bench:hard_planner_bench -- --max_buffers=500
 //     --exact_seconds=5 [--algos=best_fit,exact] [--benchmark_filter=...]
 //     [--csv=A.csv,B.csv,...] [--overlay=FRACTION:A.csv,B.csv,...]...
+//     [--capacity=BYTES|optimum]
 //
 // --csv adds MiniMalloc problems (e.g. its benchmarks/asplos2024/*.csv),
 // with the optimum unknown: their ratio is height / lower bound. Each
 // --overlay adds one problem of such files on one time axis, each starting
 // FRACTION of the one before's span after it (Overlaid).
+// --capacity=BYTES makes every problem a decision at BYTES
+// (AlgorithmOptions::capacity: exact stops at a plan within it or a proof
+// that none exists), e.g. asplos2024's files at their 1048576;
+// --capacity=optimum at each problem's own optimum (a generated problem's
+// construction height; a --csv one's lower bound). Then a last table: per
+// algorithm, how many fit, how many were proven not to, and the times.
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
@@ -45,6 +52,8 @@ struct Flags {
   size_t max_buffers = 500;
   double exact_seconds = 5.0;
   uint64_t exact_nodes = planner::AlgorithmOptions{}.max_nodes;
+  uint64_t capacity = 0;                // --capacity=BYTES; 0: none.
+  bool at_optimum = false;              // --capacity=optimum.
   std::vector<std::string> algorithms;  // Empty: all, then "suite".
   std::vector<std::string> csv_paths;   // More MiniMalloc problems.
   // --overlay=FRACTION:A.csv,B.csv,...: one problem each, those files on
@@ -61,6 +70,8 @@ struct Outcome {
   size_t items = 0;
   bool optimum_known = true;  // Else an upper bound, or the lower bound.
   bool from_csv = false;      // --csv: the ratio is over the lower bound.
+  bool fits = false;          // --capacity: within it,
+  bool refuted = false;       // or proven not to be.
 };
 
 Flags& GetFlags() {
@@ -85,6 +96,8 @@ void PlanHard(benchmark::State& state, const HardProblem* problem,
   planner::AlgorithmOptions options;
   options.max_seconds = GetFlags().exact_seconds;
   options.max_nodes = GetFlags().exact_nodes;
+  options.capacity =
+      GetFlags().at_optimum ? problem->optimum : GetFlags().capacity;
   planner::Placement placement;
   double seconds = 0;
   for (auto _ : state) {
@@ -119,9 +132,15 @@ void PlanHard(benchmark::State& state, const HardProblem* problem,
           ? 1.0
           : static_cast<double>(placement.height) / problem->lower_bound;
   state.counters["proven"] = placement.proven_optimal ? 1 : 0;
-  Outcomes().push_back(
-      {GroupOf(problem->name), algorithm, over_opt, placement.proven_optimal,
-       seconds, problem->items.size(), problem->optimum_known, from_csv});
+  const bool fits =
+      options.capacity > 0 && placement.height <= options.capacity;
+  const bool refuted =
+      options.capacity > 0 && placement.lower_bound > options.capacity;
+  if (options.capacity > 0) state.counters["fits"] = fits ? 1 : 0;
+  Outcomes().push_back({GroupOf(problem->name), algorithm, over_opt,
+                        placement.proven_optimal, seconds,
+                        problem->items.size(), problem->optimum_known, from_csv,
+                        fits, refuted});
 }
 
 // MakePhasedProblem's: phases of up to 300 buffers, 1,800 in all.
@@ -229,6 +248,28 @@ void PrintSummary(const std::vector<std::string>& algorithms) {
   }
 }
 
+// --capacity: per algorithm, how many problems fit, were proven not to,
+// or neither, and the median and worst seconds.
+void PrintCapacitySummary(const std::vector<std::string>& algorithms) {
+  std::printf("\n%-9s %8s %5s %8s %8s %9s %9s\n", "algorithm", "problems",
+              "fit", "refuted", "neither", "med_s", "max_s");
+  for (const std::string& algorithm : algorithms) {
+    size_t count = 0, fit = 0, refuted = 0;
+    std::vector<double> seconds;
+    for (const Outcome& o : Outcomes()) {
+      if (o.algorithm != algorithm) continue;
+      ++count;
+      fit += o.fits ? 1 : 0;
+      refuted += o.refuted ? 1 : 0;
+      seconds.push_back(o.seconds);
+    }
+    if (count == 0) continue;
+    std::printf("%-9s %8zu %5zu %8zu %8zu %9.4f %9.4f\n", algorithm.c_str(),
+                count, fit, refuted, count - fit - refuted, Median(seconds),
+                *std::max_element(seconds.begin(), seconds.end()));
+  }
+}
+
 std::vector<std::string> SplitCommas(const std::string& text) {
   std::vector<std::string> parts;
   size_t begin = 0;
@@ -258,6 +299,15 @@ void ParseFlags(int* argc, char** argv) {
       flags.exact_nodes = std::strtoull(v, nullptr, 10);
     } else if (const char* v = value("--algos=")) {
       flags.algorithms = SplitCommas(v);
+    } else if (const char* v = value("--capacity=")) {
+      flags.at_optimum = std::strcmp(v, "optimum") == 0;
+      char* end = nullptr;
+      flags.capacity = flags.at_optimum ? 0 : std::strtoull(v, &end, 10);
+      if (!flags.at_optimum &&
+          (end == v || *end != '\0' || flags.capacity == 0)) {
+        std::fprintf(stderr, "--capacity=BYTES (above 0) or optimum: %s\n", v);
+        std::exit(2);
+      }
     } else if (const char* v = value("--csv=")) {
       flags.csv_paths = SplitCommas(v);
     } else if (const char* v = value("--overlay=")) {
@@ -420,5 +470,8 @@ int main(int argc, char** argv) {
   benchmark::RunSpecifiedBenchmarks();
   PrintTable(algorithms);
   PrintSummary(algorithms);
+  if (GetFlags().capacity > 0 || GetFlags().at_optimum) {
+    PrintCapacitySummary(algorithms);
+  }
   return 0;
 }
