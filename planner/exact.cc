@@ -56,6 +56,7 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <limits>
@@ -901,6 +902,7 @@ class Searches {
       for (size_t i = started; i < kMembers; ++i) race->Leave(i, false);
     }
     run(0, Share(deadline, kMembers - started + 1), race);
+    race->AwaitLeft(1, started);  // Running its progress hook, if any.
     for (std::thread& thread : threads) thread.join();
     const size_t winner = race->winner();
     if (winner < kMembers) {
@@ -1665,14 +1667,19 @@ Result<Placement> PlaceItems(const std::vector<PlanItem>& items,
   // Progress for the caller: a decision at `trying` starts, or the best
   // plan or the proof improved.
   SearchProgress reported;
+  // The lowest plan the dives beside the bound's decision have reached
+  // while it runs (kept in `best` once they end), for the reports.
+  std::atomic<uint64_t> beside{std::numeric_limits<uint64_t>::max()};
   auto report = [&](uint64_t trying) {
     if (!options.on_progress) return;
-    const uint64_t bound = std::min(proven, best.height);
-    if (reported.height == best.height && reported.lower_bound == bound &&
+    const uint64_t height =
+        std::min(best.height, beside.load(std::memory_order_relaxed));
+    const uint64_t bound = std::min(proven, height);
+    if (reported.height == height && reported.lower_bound == bound &&
         reported.trying == trying) {
       return;
     }
-    reported.height = best.height;
+    reported.height = height;
     reported.lower_bound = bound;
     reported.trying = trying;
     reported.seconds =
@@ -1922,6 +1929,17 @@ Result<Placement> PlaceItems(const std::vector<PlanItem>& items,
     // Chains split at half the time to the deadline, as in DiveUntil
     // alone; the dives end with the decision.
     DiveBudget budget = dive_budget(deadline, low);
+    // Their lower plans reported as they come (on this thread, between the
+    // first search's epochs), not only once the decision ends.
+    if (options.on_progress) {
+      budget.on_lower = [&beside](uint64_t height) {
+        uint64_t was = beside.load(std::memory_order_relaxed);
+        while (height < was && !beside.compare_exchange_weak(
+                                   was, height, std::memory_order_relaxed)) {
+        }
+      };
+      race.OnEpochEnd(0, [&] { report(reported.trying); });
+    }
     const Clock::time_point now = Clock::now();
     const Clock::time_point until =
         now + std::chrono::duration_cast<Clock::duration>((deadline - now) *

@@ -432,6 +432,39 @@ TEST(ExactTest, StopsAtTheTimeBudget) {
   EXPECT_LT(spent.count(), 2.0);
 }
 
+// The dives beside the bound's decision report their lower plans while
+// it runs (between the first search's epochs, then while the calling
+// thread waits for the other searches), not only once it has ended: the
+// first lower height comes right after the decision's start, with no
+// report of its end (trying 0) between. 300 items, seed 83, bound 81.
+TEST(ExactTest, ReportsTheDivesWhileTheBoundIsDecided) {
+  const std::vector<PlanItem> items = TinyItemsThatDoNotTile();
+  std::vector<SearchProgress> reports;
+  AlgorithmOptions options;
+  options.max_nodes = 2'000'000;
+  options.max_seconds = 3600;
+  options.on_progress = [&](const SearchProgress& progress) {
+    reports.push_back(progress);
+  };
+  Result<Placement> placement = ExactAlgorithm().Place(items, options);
+  ASSERT_TRUE(placement.ok());
+  ASSERT_FALSE(reports.empty());
+  const uint64_t bound = LiveBytesLowerBound(items);
+  const uint64_t seed = reports.front().height;
+  size_t k = 1;
+  while (k < reports.size() &&
+         !(reports[k].trying == bound && reports[k].height < seed)) {
+    ++k;
+  }
+  ASSERT_LT(k, reports.size());
+  EXPECT_EQ(reports[k - 1].trying, bound);
+  EXPECT_EQ(reports[k - 1].height, seed);
+  for (size_t j = 1; j < reports.size(); ++j) {
+    EXPECT_LE(reports[j].height, reports[j - 1].height);
+  }
+  EXPECT_EQ(reports.back().height, placement->height);
+}
+
 TEST(ExactTest, ANodeBudgetGivesOnePlanWhateverTheTime) {
   // With the nodes running out first (and a time budget past the clock's
   // range, which is capped, not overflowed), every run gives one plan.

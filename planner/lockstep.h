@@ -2,9 +2,11 @@
 #pragma once
 
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <limits>
 #include <mutex>
 #include <vector>
@@ -31,26 +33,41 @@ class Lockstep {
 
   explicit Lockstep(size_t members)
       : decided_at_(members, kNever),
+        left_(members, false),
         active_(members),
         lowest_decided_(members) {}
 
   // Member i has run another epoch: waits for the others to have too. False
-  // once the race is over (the member stops).
+  // once the race is over (the member stops). Where the member goes on and
+  // is OnEpochEnd's, calls its hook on the member's thread, unlocked.
   bool EndEpoch(size_t i) {
-    std::unique_lock<std::mutex> lock(mutex_);
-    if (over_) return false;
-    const uint64_t epoch = epoch_;
-    if (++arrived_ == active_) {
-      Complete();
-    } else {
-      wake_.wait(lock, [&] { return epoch_ != epoch; });
+    bool on = false;
+    {
+      std::unique_lock<std::mutex> lock(mutex_);
+      if (over_) return false;
+      const uint64_t epoch = epoch_;
+      if (++arrived_ == active_) {
+        Complete();
+      } else {
+        wake_.wait(lock, [&] { return epoch_ != epoch; });
+      }
+      on = !over_ && !Beaten(i);
     }
-    return !over_ && !Beaten(i);
+    if (on && i == hook_member_ && hook_) hook_();
+    return on;
+  }
+
+  // Before the race: `hook` runs on member i's thread after each epoch it
+  // goes on from (exact's progress while a decision runs).
+  void OnEpochEnd(size_t i, std::function<void()> hook) {
+    hook_member_ = i;
+    hook_ = std::move(hook);
   }
 
   // Member i is out of the race, having decided or not (out of budget).
   void Leave(size_t i, bool decided) {
     std::lock_guard<std::mutex> lock(mutex_);
+    left_[i] = true;
     --active_;
     if (decided) {
       decided_at_[i] = epoch_;
@@ -62,6 +79,26 @@ class Lockstep {
       wake_.notify_all();  // For winner().
     } else if (arrived_ == active_) {
       Complete();
+    }
+  }
+
+  // Where an OnEpochEnd hook is set, waits until members [begin, end) have
+  // left, running the hook (unlocked) about every millisecond meanwhile:
+  // on the thread of the hook's member, once that member is out of the
+  // race and the others run on. Without a hook, returns at once.
+  void AwaitLeft(size_t begin, size_t end) {
+    if (!hook_) return;
+    std::unique_lock<std::mutex> lock(mutex_);
+    auto left = [&] {
+      for (size_t i = begin; i < end; ++i) {
+        if (!left_[i]) return false;
+      }
+      return true;
+    };
+    while (!wake_.wait_for(lock, std::chrono::milliseconds(1), left)) {
+      lock.unlock();
+      hook_();
+      lock.lock();
     }
   }
 
@@ -100,11 +137,14 @@ class Lockstep {
   std::mutex mutex_;
   std::condition_variable wake_;
   std::vector<uint64_t> decided_at_;  // The epoch each member decided in.
+  std::vector<bool> left_;            // Each member, once it has left.
   size_t active_;                     // Members not yet left.
   size_t arrived_ = 0;                // Of the active, at the epoch's end.
   uint64_t epoch_ = 0;
   bool over_ = false;
   std::atomic<size_t> lowest_decided_;
+  size_t hook_member_ = 0;
+  std::function<void()> hook_;
 };
 
 }  // namespace planner

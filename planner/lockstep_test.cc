@@ -115,6 +115,34 @@ TEST(LockstepTest, NoMemberRunsAheadOfAnotherStillRacing) {
   for (size_t i = 0; i < kMembers; ++i) EXPECT_EQ(ended[i], 10 + 5 * i);
 }
 
+// The hook of OnEpochEnd runs on its member's thread after each epoch the
+// member goes on from, and, once that member has left, while AwaitLeft
+// waits for the others; AwaitLeft returns once they have left.
+TEST(LockstepTest, TheHookRunsOnItsMembersThreadWhileItWaits) {
+  Lockstep race(2);
+  const std::thread::id caller = std::this_thread::get_id();
+  std::atomic<uint64_t> calls{0};
+  std::atomic<bool> elsewhere{false};
+  race.OnEpochEnd(0, [&] {
+    ++calls;
+    if (std::this_thread::get_id() != caller) elsewhere = true;
+  });
+  std::thread other(
+      [&] { Race(&race, 1, kNever, 20, std::chrono::milliseconds(2)); });
+  // Member 0 gives up after 3 epochs: 3 calls so far, then more while
+  // member 1 runs its other 17 (2 ms each).
+  EXPECT_EQ(Race(&race, 0, kNever, 3, std::chrono::microseconds(0)), 3u);
+  EXPECT_EQ(calls.load(), 3u);
+  race.AwaitLeft(1, 2);
+  // Member 1 needed 34 ms more at least; the hook ran meanwhile.
+  EXPECT_GT(calls.load(), 3u);
+  other.join();
+  EXPECT_FALSE(elsewhere.load());
+  // Without a hook it returns at once.
+  Lockstep plain(2);
+  plain.AwaitLeft(0, 2);
+}
+
 }  // namespace
 }  // namespace planner
 }  // namespace memplan
