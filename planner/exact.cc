@@ -1582,15 +1582,37 @@ Result<Placement> PlaceItems(const std::vector<PlanItem>& items,
   auto round_up = [unit](uint64_t bytes) {
     return bytes % unit == 0 ? bytes : bytes + (unit - bytes % unit);
   };
+  // What `best` ends with: no plan is below `bound` (a proof).
+  auto settle = [&best](uint64_t bound) {
+    best.lower_bound = std::min(bound, best.height);
+    best.proven_optimal = best.height <= bound;
+  };
+  // Progress for the caller, on this thread: the lowest plan is `height`,
+  // none is below `bound`, a decision at `trying` runs (0: none); each
+  // change told once.
+  SearchProgress reported;
+  auto tell = [&](uint64_t height, uint64_t bound, uint64_t trying) {
+    if (!options.on_progress) return;
+    bound = std::min(bound, height);
+    if (reported.height == height && reported.lower_bound == bound &&
+        reported.trying == trying) {
+      return;
+    }
+    reported.height = height;
+    reported.lower_bound = bound;
+    reported.trying = trying;
+    reported.seconds =
+        std::chrono::duration<double>(Clock::now() - start).count();
+    options.on_progress(reported);
+  };
   // Live bytes bound, and the padded one: in a section, items stack at
   // multiples of the granule, so all but the top one take padded bytes.
   uint64_t lower_bound = LiveBytesLowerBound(items);
-  best.lower_bound = std::min(lower_bound, best.height);
-  if (best.height <= lower_bound) {
-    best.proven_optimal = true;
+  settle(lower_bound);
+  if (best.proven_optimal || best.height <= enough ||
+      over_capacity(lower_bound)) {
     return best;
   }
-  if (best.height <= enough || over_capacity(lower_bound)) return best;
   // Too many items (or pairs) for the searches: multi_fit's dives for the
   // budget instead, where they run (DiveUntil: up to kMaxSkylineItems
   // items and its graph's pairs), a dive counted as one node an item, up
@@ -1605,17 +1627,8 @@ Result<Placement> PlaceItems(const std::vector<PlanItem>& items,
     budget.max_dives = options.max_nodes / 2 / search_items.size();
     budget.until = DeadlineOf(start, options);
     budget.stop_at = std::max(lower_bound, enough);
-    auto report = [&](uint64_t height) {
-      if (!options.on_progress) return;
-      SearchProgress progress;
-      progress.height = height;
-      progress.lower_bound = std::min(lower_bound, height);
-      progress.seconds =
-          std::chrono::duration<double>(Clock::now() - start).count();
-      options.on_progress(progress);
-    };
     budget.on_lower = [&](uint64_t height) {
-      if (height < best.height) report(height);
+      if (height < best.height) tell(height, lower_bound, 0);
     };
     uint64_t dives = 0;
     std::optional<Placement> dived = DiveUntil(items, budget, &dives);
@@ -1624,9 +1637,8 @@ Result<Placement> PlaceItems(const std::vector<PlanItem>& items,
       best.offsets = std::move(dived->offsets);
       best.height = dived->height;
     }
-    best.proven_optimal = best.height <= lower_bound;
-    best.lower_bound = std::min(lower_bound, best.height);
-    report(best.height);
+    settle(lower_bound);
+    tell(best.height, lower_bound, 0);
     return best;
   };
   if (search_items.size() > ExactAlgorithm::kMaxSearchItems) {
@@ -1647,8 +1659,7 @@ Result<Placement> PlaceItems(const std::vector<PlanItem>& items,
     lower_bound = std::max(lower_bound, padded - (granule - 1));
   lower_bound = round_up(lower_bound);
   if (over_capacity(lower_bound)) {
-    best.lower_bound = std::min(lower_bound, best.height);
-    best.proven_optimal = best.height <= lower_bound;
+    settle(lower_bound);
     return best;
   }
 
@@ -1664,27 +1675,14 @@ Result<Placement> PlaceItems(const std::vector<PlanItem>& items,
   // Where a plan is enough, the bisection's floor: in units, not above it.
   const uint64_t floor = std::max(lower_bound, enough / unit * unit);
   uint64_t low = floor;  // The bisection's floor (maybe a guess).
-  // Progress for the caller: a decision at `trying` starts, or the best
-  // plan or the proof improved.
-  SearchProgress reported;
   // The lowest plan the dives beside the bound's decision have reached
   // while it runs (kept in `best` once they end), for the reports.
   std::atomic<uint64_t> beside{std::numeric_limits<uint64_t>::max()};
+  // Progress: a decision at `trying` starts, or the best plan or the proof
+  // improved.
   auto report = [&](uint64_t trying) {
-    if (!options.on_progress) return;
-    const uint64_t height =
-        std::min(best.height, beside.load(std::memory_order_relaxed));
-    const uint64_t bound = std::min(proven, height);
-    if (reported.height == height && reported.lower_bound == bound &&
-        reported.trying == trying) {
-      return;
-    }
-    reported.height = height;
-    reported.lower_bound = bound;
-    reported.trying = trying;
-    reported.seconds =
-        std::chrono::duration<double>(Clock::now() - start).count();
-    options.on_progress(reported);
+    tell(std::min(best.height, beside.load(std::memory_order_relaxed)), proven,
+         trying);
   };
   // Near-tight problems (a perfect packing with some items shrunk a
   // little: slack in every section, not much) defeat both searches, which
@@ -1914,8 +1912,7 @@ Result<Placement> PlaceItems(const std::vector<PlanItem>& items,
       report(0);
     }
     if (best.height <= proven) {
-      best.lower_bound = best.height;
-      best.proven_optimal = true;
+      settle(proven);
       return best;
     }
     if (best.height <= floor) return best;
@@ -2008,8 +2005,7 @@ Result<Placement> PlaceItems(const std::vector<PlanItem>& items,
     if (proven >= best.height) break;
     low = std::max(proven, floor);
   }
-  best.lower_bound = std::min(proven, best.height);
-  best.proven_optimal = best.height <= proven;
+  settle(proven);
   return best;
 }
 

@@ -68,11 +68,11 @@ constexpr uint64_t kDiveWork = 130'000;
 constexpr uint64_t kMinDives = 8;
 constexpr uint64_t kMaxDiveWork = 2'000'000;
 
-// The work a chain's dives may take, each `per_dive`.
+// The work a chain's dives may take, each `per_dive` (at most
+// kMaxSkylineItems items plus the graph's kMaxDiveWork / 2 pairs, so the
+// product does not overflow).
 uint64_t DiveWork(uint64_t per_dive) {
-  const uint64_t at_least =
-      per_dive > kMaxDiveWork / kMinDives ? kMaxDiveWork : kMinDives * per_dive;
-  return std::max(kDiveWork, at_least);
+  return std::max(kDiveWork, std::min(kMaxDiveWork, kMinDives * per_dive));
 }
 // Every this many dives a chain starts its squeaky wheel again: from its
 // ranks, each raised by up to kStartNoise times the number of items
