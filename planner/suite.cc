@@ -1,5 +1,6 @@
 #include "planner/suite.h"
 
+#include <algorithm>
 #include <chrono>
 #include <memory>
 
@@ -33,6 +34,13 @@ Result<SuiteResult> RunSuite(const std::vector<std::string>& names,
       suite.best_name = names[k];
     }
   }
+  for (const SuiteMemberResult& member : suite.members) {
+    suite.best.lower_bound =
+        std::max(suite.best.lower_bound,
+                 std::min(member.lower_bound, suite.best.height));
+  }
+  suite.best.proven_optimal =
+      suite.best.proven_optimal || suite.best.height <= suite.best.lower_bound;
   return suite;
 }
 

@@ -22,7 +22,11 @@ struct SuiteMemberResult {
 };
 
 struct SuiteResult {
-  Placement best;  // The lowest plan; the earliest member on ties.
+  // The lowest plan; the earliest member on ties. Its lower_bound is the
+  // highest any member proved (up to its height), and it is proven optimal
+  // where that reaches its height: exact proving a height best_fit reached
+  // first proves best_fit's plan.
+  Placement best;
   std::string best_name;
   std::vector<SuiteMemberResult> members;  // In the order of `names`.
 };

@@ -59,6 +59,20 @@ TEST(SuiteTest, TiesGoToTheEarlierMember) {
   EXPECT_THAT(suite->best.offsets, ElementsAre(4, 0, 6, 0, 0));
 }
 
+TEST(SuiteTest, AMembersProofCoversAnEarlierMembersPlanOfItsHeight) {
+  Result<SuiteResult> suite = RunSuite({"multi_fit", "exact"}, kItems, {});
+  ASSERT_TRUE(suite.ok());
+  EXPECT_EQ(suite->best_name, "multi_fit");  // 6, as exact's; earlier.
+  EXPECT_FALSE(suite->members[0].proven_optimal);
+  EXPECT_EQ(suite->best.lower_bound, 6u);
+  EXPECT_TRUE(suite->best.proven_optimal);
+
+  Result<SuiteResult> heuristics = RunSuite({"best_fit", "greedy"}, kItems, {});
+  ASSERT_TRUE(heuristics.ok());
+  EXPECT_EQ(heuristics->best.lower_bound, 0u);
+  EXPECT_FALSE(heuristics->best.proven_optimal);
+}
+
 TEST(SuiteTest, RejectsUnknownAndEmptyNames) {
   Result<SuiteResult> unknown = RunSuite({"naive", "tetris"}, kItems, {});
   ASSERT_FALSE(unknown.ok());

@@ -387,7 +387,7 @@ int RunProgram(const Args& args, StatusLine* status) {
                 static_cast<unsigned long long>(b.tensors),
                 static_cast<unsigned long long>(b.old_size),
                 static_cast<unsigned long long>(b.new_size), saved,
-                static_cast<unsigned long long>(b.live_bytes_lower_bound),
+                static_cast<unsigned long long>(b.lower_bound),
                 b.algorithm.empty() ? "-" : b.algorithm.c_str(),
                 b.proven_optimal ? " (optimal)" : "");
   }

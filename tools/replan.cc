@@ -288,7 +288,7 @@ Result<ReplanResult> ReplanProgram(const uint8_t* data, size_t size,
             "buffer " + std::to_string(buffer.mem_id) + " overflows");
       }
       out.new_size = prefix;
-      out.live_bytes_lower_bound = prefix;
+      out.lower_bound = prefix;
       if (!items.empty()) {
         Error valid = planner::ValidatePlanItems(items);
         if (!valid.ok()) {
@@ -300,8 +300,10 @@ Result<ReplanResult> ReplanProgram(const uint8_t* data, size_t size,
             options.algorithms, items, options.algorithm_options);
         if (!suite.ok()) return suite.error();
         if (!CheckedAdd(shift, suite->best.height, &out.new_size) ||
-            !CheckedAdd(shift, planner::LiveBytesLowerBound(items),
-                        &out.live_bytes_lower_bound)) {
+            !CheckedAdd(shift,
+                        std::max(planner::LiveBytesLowerBound(items),
+                                 suite->best.lower_bound),
+                        &out.lower_bound)) {
           return InvalidPlan(
               method.name,
               "buffer " + std::to_string(buffer.mem_id) + " overflows");

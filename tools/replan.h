@@ -45,9 +45,12 @@ struct ReplannedBuffer {
   uint64_t tensors = 0;  // Planned tensors in it, aliases included.
   uint64_t old_size = 0;
   uint64_t new_size = 0;
-  // Peak live raw bytes (no alignment padding) plus the shared-state
-  // prefix: no plan of these tensors is smaller. "lower_bound" in the table.
-  uint64_t live_bytes_lower_bound = 0;
+  // No plan of these tensors is smaller: the shared-state prefix plus the
+  // peak live raw bytes (no alignment padding), or what an algorithm proved
+  // where more (exact counts the padding: three 4-byte tensors live
+  // together at 16-byte offsets need 36 bytes, not 12). "lower_bound" in
+  // the table.
+  uint64_t lower_bound = 0;
   std::string algorithm;  // Whose plan it is ("" when nothing was planned).
   bool proven_optimal = false;
 };

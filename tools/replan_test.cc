@@ -146,7 +146,7 @@ TEST(ReplanTest, AWastefulPlanShrinksToTheOptimumAndNothingElseChanges) {
   EXPECT_EQ(buffer.tensors, 3u);
   EXPECT_EQ(buffer.old_size, 192u);
   EXPECT_EQ(buffer.new_size, 128u);
-  EXPECT_EQ(buffer.live_bytes_lower_bound, 128u);
+  EXPECT_EQ(buffer.lower_bound, 128u);
   EXPECT_EQ(buffer.algorithm, "multi_fit");
   EXPECT_EQ(result->old_total(), 192u);
   EXPECT_EQ(result->new_total(), 128u);
@@ -183,6 +183,39 @@ TEST(ReplanTest, ALargerPlanIsRefusedUnlessAsked) {
   EXPECT_EQ(written->refusal, "");
   EXPECT_EQ(Load(written->bytes).buffer_sizes, std::vector<uint64_t>({192}));
   EXPECT_EQ(Violations(written->bytes), 0u);
+}
+
+TEST(ReplanTest, TheBoundIsWhatExactProvesAtTheAlignment) {
+  // z = x + y, one float each, all live at the add: 12 live bytes, but at
+  // 16-byte offsets no plan is under 16 + 16 + 4.
+  ProgramBuilder b;
+  uint32_t cpu = b.AddBuffer(48);
+  int32_t x = b.AddPlannedTensor(kFloat, {1}, cpu, 0);
+  int32_t y = b.AddPlannedTensor(kFloat, {1}, cpu, 16);
+  int32_t z = b.AddPlannedTensor(kFloat, {1}, cpu, 32);
+  b.AddKernelCall(b.AddOperator("aten::add"), {x, y, z});
+  b.SetInputs({x, y});
+  b.SetOutputs({z});
+  std::vector<uint8_t> given = b.Build();
+
+  Result<ReplanResult> heuristic = ReplanProgram(given.data(), given.size());
+  ASSERT_TRUE(heuristic.ok()) << heuristic.error().ToString();
+  ASSERT_EQ(heuristic->buffers.size(), 1u);
+  EXPECT_EQ(heuristic->buffers[0].new_size, 36u);
+  EXPECT_EQ(heuristic->buffers[0].lower_bound, 12u);  // The live bytes.
+  EXPECT_FALSE(heuristic->buffers[0].proven_optimal);
+
+  ReplanOptions options;
+  options.algorithms = {"multi_fit", "exact"};
+  Result<ReplanResult> proven =
+      ReplanProgram(given.data(), given.size(), options);
+  ASSERT_TRUE(proven.ok()) << proven.error().ToString();
+  ASSERT_EQ(proven->buffers.size(), 1u);
+  EXPECT_EQ(proven->buffers[0].new_size, 36u);
+  EXPECT_EQ(proven->buffers[0].lower_bound, 36u);
+  // multi_fit's plan, the earlier of two of one height, proven by exact.
+  EXPECT_EQ(proven->buffers[0].algorithm, "multi_fit");
+  EXPECT_TRUE(proven->buffers[0].proven_optimal);
 }
 
 TEST(ReplanTest, ABrokenPlanIsReplannedIntoAValidOne) {
@@ -501,7 +534,7 @@ TEST(ReplanTest, RealProgramsReplanValidAndNoLarger) {
     EXPECT_EQ(result->bundled_input, path.extension() == ".bpte");
     EXPECT_LE(result->new_total(), result->old_total());
     for (const ReplannedBuffer& buffer : result->buffers) {
-      EXPECT_GE(buffer.new_size, buffer.live_bytes_lower_bound);
+      EXPECT_GE(buffer.new_size, buffer.lower_bound);
     }
     EXPECT_EQ(Violations(result->bytes), 0u);
     Load(result->bytes);
