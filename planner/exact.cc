@@ -1806,8 +1806,13 @@ Result<Placement> PlaceItems(const std::vector<PlanItem>& items,
         if (swept) outcome = Outcome::kFound;
       }
     }
-    nodes_left -= std::min(nodes_left,
-                           search.total_nodes() + sweep.total_nodes() - before);
+    const uint64_t used = search.total_nodes() + sweep.total_nodes() - before;
+    nodes_left -= std::min(nodes_left, used);
+    // Out of budget without using a node (the last few, shared out to
+    // none, or too few for a search to start on): no later decision would
+    // use one either, and the bisection would try the same ones again until
+    // the deadline (with no time budget, for ever).
+    if (outcome == Outcome::kOutOfBudget && used == 0) nodes_left = 0;
     if (outcome == Outcome::kFound) {
       std::vector<uint64_t> offsets(items.size(), 0);
       if (swept) {
@@ -1899,11 +1904,17 @@ Result<Placement> PlaceItems(const std::vector<PlanItem>& items,
       for (uint64_t spread = 0; spread < spreads; ++spread) {
         const Clock::time_point at = Clock::now();
         if (at >= ladder_end || ladder_nodes == 0) break;
+        const uint64_t spread_nodes = std::min(
+            ladder_nodes / 2, kGrownNodesPerItem * search_items.size());
+        // The ladder's last node, halved to none: every later spread would
+        // miss without a node, until the ladder's time is up.
+        if (spread_nodes == 0) {
+          ladder_nodes = 0;
+          break;
+        }
         const uint64_t before = nodes_left;
         const Grown grown =
-            grown_tiling(capacity, at + (ladder_end - at) / 2,
-                         std::min(ladder_nodes / 2,
-                                  kGrownNodesPerItem * search_items.size()),
+            grown_tiling(capacity, at + (ladder_end - at) / 2, spread_nodes,
                          k * kSpreadsPerCapacity + spread, spread % 2 == 1);
         ladder_nodes -= std::min(ladder_nodes, before - nodes_left);
         found = grown == Grown::kFound;

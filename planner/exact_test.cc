@@ -465,6 +465,24 @@ TEST(ExactTest, ReportsTheDivesWhileTheBoundIsDecided) {
   EXPECT_EQ(reports.back().height, placement->height);
 }
 
+TEST(ExactTest, EveryNodeBudgetEndsWithoutATimeBudget) {
+  // Budgets that leave the bisection a node or two: a decision on none or
+  // one node uses none, and while one that used none was tried again the
+  // search ran until the deadline, here 31 years away (a hang, which the
+  // test's timeout reports).
+  for (const std::vector<PlanItem>& items : {TinyItemsThatDoNotTile(), kGap}) {
+    for (uint64_t nodes = 1; nodes <= 300; ++nodes) {
+      SCOPED_TRACE("nodes " + std::to_string(nodes));
+      AlgorithmOptions options;
+      options.max_nodes = nodes;
+      options.max_seconds = 1e300;
+      Result<Placement> placement = ExactAlgorithm().Place(items, options);
+      ASSERT_TRUE(placement.ok());
+      EXPECT_TRUE(ValidPlan(items, *placement));
+    }
+  }
+}
+
 TEST(ExactTest, ANodeBudgetGivesOnePlanWhateverTheTime) {
   // With the nodes running out first (and a time budget past the clock's
   // range, which is capped, not overflowed), every run gives one plan.
