@@ -426,6 +426,23 @@ HardProblem MakeParallelProblem(uint64_t seed) {
                     StreamsOf(seed));
 }
 
+HardProblem CutSizes(const HardProblem& problem, uint64_t bytes,
+                     uint64_t seed) {
+  Rng rng(seed);
+  HardProblem cut = problem;
+  const size_t slash = problem.name.find('/');
+  cut.name =
+      "cut/" + (slash == std::string::npos ? problem.name
+                                           : problem.name.substr(slash + 1));
+  for (planner::PlanItem& item : cut.items) {
+    item.size -= rng.Below(std::min(bytes, item.size));
+  }
+  cut.optimum_known = false;
+  cut.lower_bound = planner::LiveBytesLowerBound(cut.items);
+  cut.optimum = cut.lower_bound;
+  return cut;
+}
+
 std::vector<HardProblem> HardSuite(size_t max_buffers) {
   std::vector<HardProblem> suite;
   for (HardFamily family : {HardFamily::kTight, HardFamily::kUnreachable,

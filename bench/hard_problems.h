@@ -73,6 +73,13 @@ HardProblem MakePhasedProblem(uint64_t seed);
 HardProblem InParallel(std::string name,
                        const std::vector<HardProblem>& streams);
 
+// `problem` with every size cut by a count of bytes drawn below
+// min(bytes, size) from `seed`'s stream, named "cut/" and the rest of its
+// name after its first '/': as real models' byte counts, which share no
+// coarse grid. The problem's plans (its construction's offsets, say) still
+// hold the items; the optimum is unknown (the ratio is to the lower bound).
+HardProblem CutSizes(const HardProblem& problem, uint64_t bytes, uint64_t seed);
+
 // The tight, aligned16 and aligned64 problems of 300 and 500 buffers of
 // `seed`, and those in parallel: 2,400 items,
 // "parallel/n=2400/seed=<seed>".
