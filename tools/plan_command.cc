@@ -305,11 +305,11 @@ int RunCsv(const Args& args, StatusLine* status) {
                   suite->best_name.c_str(),
                   static_cast<unsigned long long>(suite->best.height));
     } else {
-      // What is proven: the live bytes, or an exact search's bound.
-      uint64_t proven = bound;
+      // What is proven: the live bytes, or the strongest bound a member
+      // proved (the suite's).
+      const uint64_t proven = std::max(bound, suite->best.lower_bound);
       bool ran_exact = false;
       for (const planner::SuiteMemberResult& member : suite->members) {
-        proven = std::max(proven, member.lower_bound);
         ran_exact = ran_exact || member.name == "exact";
       }
       if (proven > capacity) {
