@@ -114,6 +114,33 @@ constexpr double kPriorityPower = 0.05;
 // 1.06421x / 1.04812x. On planner/multi_fit_test's 1,000 small problems,
 // 997 optima counting every time the same, 1,000 at 8.
 constexpr int kPressurePower = 8;
+// A dive's levels are bands of offsets (see Dives): 2^(floor(log2 of the
+// median size) - kBandBelowMedian) bytes wide, a quarter to an eighth of
+// the median size. multi_fit with bands in both chains of dives, over the
+// generated families up to 500 buffers (49 problems) / over 500 (24) /
+// asplos2024 A..K / A..K with every size cut by 0-999 bytes, at
+// kBandBelowMedian 2: 1.0865x / 1.2220x / 1.0234x / 1.0217x; 1: 1.0764x /
+// 1.2189x / 1.0373x / 1.0285x; 3: 1.0889x / 1.2301x / 1.0270x / 1.0261x;
+// without bands (each level one offset): 1.0958x / 1.2456x / 1.0265x /
+// 1.0737x. On 8 other seeds of each family (4-11) up to 500 / over 500:
+// 2: 1.0927x / 1.2255x; 1: 1.0801x / 1.2115x; none: 1.1041x / 1.2432x.
+constexpr int kBandBelowMedian = 2;
+// Which of a chain's dives have their levels in bands:
+enum class Bands {
+  // All: for multi_fit's area-ranked chain and exact's chains.
+  kAlways,
+  // Every other run of kDivesPerStart dives (one start of the wheel),
+  // the first run in exact levels: multi_fit's start-ranked chain. Exact
+  // levels reach the optimum of more small packings, bands come nearer on
+  // large ones. On the small aligned packings of hard_problems_test (30
+  // seeds each of aligned16 at 40 and 60 buffers, aligned64 at 40),
+  // multi_fit reaches 29, 28, 29 optima so, 29, 29, 29 without bands and
+  // 23, 21, 12 with bands in both chains; on the figures above (2) 1.0838x
+  // / 1.2243x / 1.0212x / 1.0258x, and 1.0935x / 1.2289x on the other
+  // seeds. The start-ranked chain in exact levels throughout: 29, 28, 29
+  // and 1.0840x / 1.2243x / 1.0205x / 1.0349x.
+  kAlternate,
+};
 // Which dives of a chain are also mirrored and compacted (Tries::FlipOf):
 enum class Flips {
   // Each dive at most kFlipNearPercent above the best so far, as it comes,
@@ -182,12 +209,13 @@ std::vector<uint64_t> Ranks(const std::vector<size_t>& order) {
 
 // A monotone priority queue (radix heap) of (offset, item) entries that
 // pops a whole level (every item at the lowest offset) at once: every
-// offset pushed is above the last level popped, as in a dive, where an item
-// placed at a level ends above it. An entry lands in the bucket of the
-// highest bit in which its offset differs from the last level; when bucket
-// 0 (that level) is taken, the lowest nonempty bucket (a bit of `used_`)
-// is redistributed, so each entry moves once per bit at most and usually
-// once. Buckets keep their memory across Clear().
+// offset pushed is at or above the last level popped, as in a dive, where
+// an item placed in a band ends in it or above it (entries pushed at the
+// last level popped make it the next one again). An entry lands in the
+// bucket of the highest bit in which its offset differs from the last
+// level; when bucket 0 (that level) is taken, the lowest nonempty bucket (a
+// bit of `used_`) is redistributed, so each entry moves once per bit at
+// most and usually once. Buckets keep their memory across Clear().
 class LevelHeap {
  public:
   struct Entry {
@@ -258,6 +286,13 @@ class LevelHeap {
 // choose among near-equal covers. The choice is weighted interval
 // scheduling over the level's items in order of their last time.
 //
+// A level is a band of offsets (kBandBelowMedian): the items whose lowest
+// offsets share their bits above the band's width, each placed at its own
+// lowest offset if chosen. Bands pool items whose lowest offsets differ
+// by less than a fraction of a typical size, so that a level's cover has
+// more to choose from, where exact levels (each one offset) are thin:
+// sizes in bytes, not in round units, seldom end level with each other.
+//
 // Placing each level's items in priority order instead (each one raising
 // its neighbours above the level): multi_fit 1.14776x against 1.11017x the
 // optimum on the generated families up to 500 buffers, and on 8 other
@@ -283,6 +318,8 @@ class Dives {
       if (item.size > 0) alignment_classes_.push_back(item.alignment);
     }
     Lengths(items, times);
+    bands_shift_ = BandShift(sizes_);
+    band_shift_ = bands_shift_;
     std::sort(alignment_classes_.begin(), alignment_classes_.end());
     alignment_classes_.erase(
         std::unique(alignment_classes_.begin(), alignment_classes_.end()),
@@ -293,6 +330,7 @@ class Dives {
       return lasts_[a] != lasts_[b] ? lasts_[a] < lasts_[b] : a < b;
     });
     place_.resize(n);
+    band_value_.resize(n);
     // Sized once: a level has at most n items (no resize per level).
     best_.resize(n + 1);
     before_.resize(n + 1);
@@ -309,6 +347,9 @@ class Dives {
           by_last_.begin());
     }
   }
+
+  // Levels in bands (the default), or each level one offset.
+  void UseBands(bool bands) { band_shift_ = bands ? bands_shift_ : 0; }
 
   // Items must have passed ValidatePlanItems: its bound on the sum of
   // sizes and paddings bounds every offset a dive gives (each is the
@@ -329,12 +370,14 @@ class Dives {
     for (uint32_t k = 0; k < n; ++k) {
       level_[k / 64] |= uint64_t{sizes_[by_last_[k]] > 0} << (k % 64);
     }
+    std::fill(band_value_.begin(), band_value_.end(), 0);
     size_t lo = 0, hi = level_.size();
     const uint32_t* neighbor = overlaps_.neighbors().data();
     // An unplaced item's lowest offset is 0 or the aligned end of a placed
-    // neighbour, so the levels are those ends: each placed item is queued
-    // at its end (aligned to each alignment in use), and when that end is
-    // the lowest queued, its neighbours still at it form the level.
+    // neighbour, so the levels are the bands of those ends: each placed
+    // item is queued at its end's band (its end aligned to each alignment
+    // in use), and when that band is the lowest queued, its neighbours
+    // still in it form the level.
     auto place = [&](uint32_t i, uint64_t offset) {
       offsets[i] = offset;
       lowest[i] = kPlaced;
@@ -352,16 +395,18 @@ class Dives {
           lowest[j] = std::max(lowest[j], raised);
         }
       }
-      uint64_t queued = offset;
+      // Each band once: the first may be the one being placed.
+      uint64_t queued = kPlaced;
       for (uint64_t alignment : alignment_classes_) {
-        const uint64_t at = AlignUpInBound(end, alignment);
-        if (at != queued) queue_.Push(at, i);
-        queued = at;
+        const uint64_t band = AlignUpInBound(end, alignment) >> band_shift_;
+        if (band != queued) queue_.Push(band, i);
+        queued = band;
       }
     };
-    for (uint64_t offset = 0;;) {
-      // Every item with a bit is at the level: bits are set only for items
-      // whose lowest offset is the level, and nothing is placed between.
+    for (uint64_t band = 0;;) {
+      // Every item with a bit is in the level's band, at band_value_: bits
+      // are set only for items whose lowest offset is there, and nothing is
+      // placed between.
       level_items_.clear();
       for (size_t w = lo; w < hi; ++w) {
         words_before_[w - lo] = static_cast<uint32_t>(level_items_.size());
@@ -370,21 +415,25 @@ class Dives {
               by_last_[w * 64 + static_cast<size_t>(__builtin_ctzll(bits))]);
         }
       }
-      for (uint32_t i : Cover(lo, hi)) place(i, offset);
-      // Every other item of the level meets a chosen one, and is raised by
-      // it, unless rounding in the weights' sums lost it: those go too.
+      // The chosen ones meet none of each other in time: none raised.
+      for (uint32_t i : Cover(lo, hi)) place(i, lowest[i]);
+      // Every other item of the level meets a chosen one in time, and is
+      // raised by it unless that one is below it (in the band), or rounding
+      // in the weights' sums lost it: those not raised go too.
       for (uint32_t i : level_items_) {
-        if (lowest[i] == offset) place(i, offset);
+        if (lowest[i] == band_value_[i]) place(i, lowest[i]);
       }
       for (size_t w = lo; w < hi; ++w) level_[w] = 0;
       if (queue_.empty()) break;
-      offset = queue_.PopLevel(&ended_);
+      band = queue_.PopLevel(&ended_);
       lo = level_.size();
       hi = 0;
       for (uint32_t i : ended_) {
         for (size_t e = overlaps_.begin(i); e < overlaps_.end(i); ++e) {
           const uint32_t j = neighbor[e];
-          if (lowest[j] == offset) {
+          // Placed ones (kPlaced) are in no band.
+          if (lowest[j] >> band_shift_ == band && lowest[j] != kPlaced) {
+            band_value_[j] = lowest[j];
             const uint32_t k = place_[j];
             level_[k / 64] |= uint64_t{1} << (k % 64);
             lo = std::min<size_t>(lo, k / 64);
@@ -505,7 +554,20 @@ class Dives {
     return chosen_;
   }
 
+  // kBandBelowMedian's shift for these sizes.
+  static int BandShift(std::vector<uint64_t> sizes) {
+    sizes.erase(std::remove(sizes.begin(), sizes.end(), 0), sizes.end());
+    if (sizes.empty()) return 0;
+    const auto median = sizes.begin() + sizes.size() / 2;
+    std::nth_element(sizes.begin(), median, sizes.end());
+    const int log2 = 63 - __builtin_clzll(*median);
+    return std::max(0, log2 - kBandBelowMedian);
+  }
+
   const OverlapGraph& overlaps_;
+  int bands_shift_ = 0;               // kBandBelowMedian's, for the sizes.
+  int band_shift_ = 0;                // A band's offsets: offset >> this.
+  std::vector<uint64_t> band_value_;  // A level item's lowest offset.
   std::vector<uint64_t> sizes_;
   std::vector<uint64_t> alignments_;
   std::vector<TimeValue> firsts_, lasts_;
@@ -515,9 +577,9 @@ class Dives {
   std::vector<uint32_t> place_;         // An item's place in by_last_.
   std::vector<uint32_t> before_place_;  // Places of items ending before.
   std::vector<uint32_t> words_before_;  // Level items in earlier words.
-  LevelHeap queue_;                     // Placed items, at their aligned ends.
+  LevelHeap queue_;                     // Placed items, at their ends' bands.
   std::vector<uint64_t> level_;         // A bit per place in by_last_.
-  std::vector<uint32_t> ended_;         // Items whose aligned end is the level.
+  std::vector<uint32_t> ended_;         // Items that end in the level's band.
   std::vector<uint32_t> level_items_, chosen_;
   std::vector<double> best_;
   std::vector<size_t> before_;
@@ -687,7 +749,7 @@ Placement RunDives(const std::vector<PlanItem>& items, const TimeAxis& times,
                    const OverlapGraph& overlaps,
                    const std::vector<uint64_t>& rank, uint64_t lower_bound,
                    const std::vector<uint64_t>& from, More more, Flips flips,
-                   uint64_t* dives) {
+                   Bands bands, uint64_t* dives) {
   const size_t n = items.size();
   Tries tries(items, times);
   tries.UseOverlaps(&overlaps);
@@ -697,6 +759,9 @@ Placement RunDives(const std::vector<PlanItem>& items, const TimeAxis& times,
   SplitMix64 noise(kJitterSeed);
   uint64_t dive = 0;
   for (; more(dive, tries.height()) && tries.height() > lower_bound; ++dive) {
+    if (bands == Bands::kAlternate && dive % kDivesPerStart == 0) {
+      diver.UseBands(dive / kDivesPerStart % 2 == 1);
+    }
     if (dive > 0 && dive % kDivesPerStart == 0) {
       for (size_t i = 0; i < n; ++i) {
         priority[i] = static_cast<double>(rank[i]) +
@@ -798,8 +863,9 @@ Placement PlaceItems(const std::vector<PlanItem>& items, uint64_t enough,
     auto run_second = [&] {
       uint64_t unused = 0;
       try {
-        second = RunDives(items, times, *overlaps, start_rank, lower_bound,
-                          best_fit, more, Flips::kLowestAtEnd, &unused);
+        second =
+            RunDives(items, times, *overlaps, start_rank, lower_bound, best_fit,
+                     more, Flips::kLowestAtEnd, Bands::kAlternate, &unused);
       } catch (const std::bad_alloc&) {
         // Out of memory: the first chain's plans stand.
       }
@@ -818,7 +884,8 @@ Placement PlaceItems(const std::vector<PlanItem>& items, uint64_t enough,
     } join{helper};
     uint64_t dives = 0;
     tries.Keep(RunDives(items, times, *overlaps, area_rank, lower_bound,
-                        best_fit, more, Flips::kLowestAtEnd, &dives)
+                        best_fit, more, Flips::kLowestAtEnd, Bands::kAlways,
+                        &dives)
                    .offsets);
     if (helper.joinable()) {
       helper.join();
@@ -948,7 +1015,7 @@ std::optional<Placement> DiveUntil(const std::vector<PlanItem>& items,
                      last = std::chrono::steady_clock::now();
                      return more;
                    },
-                   Flips::kNearBest, &ran)
+                   Flips::kNearBest, Bands::kAlways, &ran)
                    .offsets);
     *dives += ran;
   }

@@ -10,6 +10,7 @@
 #include "planner/best_fit.h"
 #include "planner/exact.h"
 #include "planner/lower_bound.h"
+#include "planner/random_tiling.h"
 #include "planner/skyline.h"
 #include "planner/time_parts.h"
 
@@ -129,6 +130,33 @@ TEST(MultiFitTest, NeverAboveBestFitAndAlwaysValid) {
     SCOPED_TRACE("seed " + std::to_string(seed));
     ExpectValidNotAboveBestFit(items);
   }
+}
+
+TEST(MultiFitTest, SizesInBytesPackAsWellAsRoundOnes) {
+  // Random tilings of 48 units of 4 KiB over 24 times, and the same with
+  // every size cut by 0-255 bytes: every plan of the round sizes holds the
+  // cut ones, so they are no harder, but their items seldom end level with
+  // each other. With levels in bands the mean height over 20 seeds is
+  // 1.027x 48 units cut and 1.029x round; with each level one offset the
+  // cut ones gave 1.067x.
+  double round_sum = 0, cut_sum = 0;
+  constexpr uint64_t kSeeds = 20;
+  for (uint64_t seed = 1; seed <= kSeeds; ++seed) {
+    SCOPED_TRACE("seed " + std::to_string(seed));
+    std::mt19937_64 rng(seed);
+    std::vector<PlanItem> round = RandomTiling(&rng, 48, 24);
+    for (PlanItem& item : round) item.size *= 4096;
+    std::vector<PlanItem> cut = round;
+    for (PlanItem& item : cut) item.size -= rng() % 256;
+    for (const std::vector<PlanItem>* items : {&round, &cut}) {
+      Result<Placement> placement = MultiFitAlgorithm().Place(*items, {});
+      ASSERT_TRUE(placement.ok());
+      ExpectValid(*items, *placement);
+      (items == &round ? round_sum : cut_sum) +=
+          static_cast<double>(placement->height) / (48 * 4096);
+    }
+  }
+  EXPECT_LE(cut_sum / kSeeds, round_sum / kSeeds + 0.01);
 }
 
 TEST(MultiFitTest, ValidWhereOffsetsNeedWideKeys) {
