@@ -382,14 +382,16 @@ class Dives {
       offsets[i] = offset;
       lowest[i] = kPlaced;
       const uint64_t end = offset + sizes_[i];
+      // Read once: the stores to `lowest` might alias it.
+      const size_t last = overlaps_.end(i);
       if (alignment_classes_.size() == 1) {  // One alignment: one raise.
         const uint64_t raised = AlignUpInBound(end, alignment_classes_[0]);
-        for (size_t e = overlaps_.begin(i); e < overlaps_.end(i); ++e) {
+        for (size_t e = overlaps_.begin(i); e < last; ++e) {
           const uint32_t j = neighbor[e];
           lowest[j] = std::max(lowest[j], raised);
         }
       } else {
-        for (size_t e = overlaps_.begin(i); e < overlaps_.end(i); ++e) {
+        for (size_t e = overlaps_.begin(i); e < last; ++e) {
           const uint32_t j = neighbor[e];
           const uint64_t raised = AlignUpInBound(end, alignments_[j]);
           lowest[j] = std::max(lowest[j], raised);
@@ -428,12 +430,17 @@ class Dives {
       band = queue_.PopLevel(&ended_);
       lo = level_.size();
       hi = 0;
+      // The band's offsets: [first, first + width).
+      const uint64_t first = band << band_shift_;
+      const uint64_t width = uint64_t{1} << band_shift_;
       for (uint32_t i : ended_) {
-        for (size_t e = overlaps_.begin(i); e < overlaps_.end(i); ++e) {
+        const size_t last = overlaps_.end(i);  // Read once, as in `place`.
+        for (size_t e = overlaps_.begin(i); e < last; ++e) {
           const uint32_t j = neighbor[e];
+          const uint64_t at = lowest[j];
           // Placed ones (kPlaced) are in no band.
-          if (lowest[j] >> band_shift_ == band && lowest[j] != kPlaced) {
-            band_value_[j] = lowest[j];
+          if (at - first < width && at != kPlaced) {
+            band_value_[j] = at;
             const uint32_t k = place_[j];
             level_[k / 64] |= uint64_t{1} << (k % 64);
             lo = std::min<size_t>(lo, k / 64);
