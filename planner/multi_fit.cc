@@ -126,13 +126,13 @@ constexpr double kPriorityPower = 0.05;
 constexpr int kPressurePower = 8;
 // A dive's levels are bands of offsets (see Dives): 2^(floor(log2 of the
 // median size) - kBandBelowMedian) bytes wide, a quarter to an eighth of
-// the median size. multi_fit with bands in both chains of dives, over the
-// generated families up to 500 buffers (49 problems) / over 500 (24) /
-// asplos2024 A..K / A..K with every size cut by 0-999 bytes, at
-// kBandBelowMedian 2: 1.0865x / 1.2220x / 1.0234x / 1.0217x; 1: 1.0764x /
-// 1.2189x / 1.0373x / 1.0285x; 3: 1.0889x / 1.2301x / 1.0270x / 1.0261x;
-// without bands (each level one offset): 1.0958x / 1.2456x / 1.0265x /
-// 1.0737x. On 8 other seeds of each family (4-11) up to 500 / over 500:
+// the median size. multi_fit with bands in both chains of dives (at
+// kDiveWork 130,000), over the generated families up to 500 buffers (49
+// problems) / over 500 (24) / asplos2024 A..K / A..K with every size cut
+// by 0-999 bytes, at kBandBelowMedian 2: 1.0865x / 1.2220x / 1.0234x / 1.0217x;
+// 1: 1.0764x / 1.2189x / 1.0373x / 1.0285x; 3: 1.0889x / 1.2301x / 1.0270x
+// / 1.0261x; without bands (each level one offset): 1.0958x / 1.2456x / 1.0265x
+// / 1.0737x. On 8 other seeds of each family (4-11) up to 500 / over 500:
 // 2: 1.0927x / 1.2255x; 1: 1.0801x / 1.2115x; none: 1.1041x / 1.2432x.
 constexpr int kBandBelowMedian = 2;
 // Which of a chain's dives have their levels in bands:
@@ -148,7 +148,8 @@ enum class Bands {
   // 23, 21, 12 with bands in both chains; on the figures above (2) 1.0838x
   // / 1.2243x / 1.0212x / 1.0258x, and 1.0935x / 1.2289x on the other
   // seeds. The start-ranked chain in exact levels throughout: 29, 28, 29
-  // and 1.0840x / 1.2243x / 1.0205x / 1.0349x.
+  // and 1.0840x / 1.2243x / 1.0205x / 1.0349x. (At kDiveWork 100,000 the
+  // optima are the same, 29, 28, 29; the means are in kDiveWork's note.)
   kAlternate,
 };
 // Which dives of a chain are also mirrored and compacted (Tries::FlipOf):
