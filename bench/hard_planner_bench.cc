@@ -5,18 +5,20 @@
 // input.12.csv. One benchmark per (algorithm, problem), run once, with
 // counters height_over_opt, height_over_lb and proven; then a table of
 // medians per family and size, and a summary per scope (up to 500 buffers,
-// over 500, phased, parallel, --csv, --overlay): mean ratio and problems
-// proven optimal.
+// over 500, phased, parallel, --csv, --cut, --overlay, --sequence): mean
+// ratio and problems proven optimal.
 //
 //   bazel run -c opt //bench:hard_planner_bench -- --max_buffers=500
 //     --exact_seconds=5 [--algos=best_fit,exact] [--benchmark_filter=...]
 //     [--csv=A.csv,B.csv,...] [--overlay=FRACTION:A.csv,B.csv,...]...
-//     [--capacity=BYTES|optimum] [--cut=BYTES]
+//     [--sequence=A.csv,B.csv,...]... [--capacity=BYTES|optimum]
+//     [--cut=BYTES]
 //
 // --csv adds MiniMalloc problems (e.g. its benchmarks/asplos2024/*.csv),
 // with the optimum unknown: their ratio is height / lower bound. Each
 // --overlay adds one problem of such files on one time axis, each starting
-// FRACTION of the one before's span after it (Overlaid). --cut=BYTES adds
+// FRACTION of the one before's span after it, and each --sequence one with
+// each file wholly after the one before (Overlaid). --cut=BYTES adds
 // each --csv problem again with every size cut by 0 to BYTES - 1 bytes
 // (CutSizes; "cut/<file>"), as byte counts of real models, which share no
 // coarse grid: asplos2024's plans within 1048576 still hold them.
@@ -37,6 +39,7 @@
 #include <limits>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -60,9 +63,10 @@ struct Flags {
   bool at_optimum = false;              // --capacity=optimum.
   std::vector<std::string> algorithms;  // Empty: all, then "suite".
   std::vector<std::string> csv_paths;   // More MiniMalloc problems.
-  // --overlay=FRACTION:A.csv,B.csv,...: one problem each, those files on
-  // one time axis (Overlaid).
-  std::vector<std::pair<double, std::vector<std::string>>> overlays;
+  // --overlay=FRACTION:A.csv,B.csv,... and --sequence=A.csv,B.csv,... (no
+  // fraction): one problem each, those files on one time axis (Overlaid).
+  std::vector<std::pair<std::optional<double>, std::vector<std::string>>>
+      overlays;
 };
 
 struct Outcome {
@@ -153,6 +157,8 @@ bool IsPhased(const Outcome& o) { return o.group.rfind("phased/", 0) == 0; }
 bool IsParallel(const Outcome& o) { return o.group.rfind("parallel/", 0) == 0; }
 // --overlay's.
 bool IsOverlay(const Outcome& o) { return o.group.rfind("overlay/", 0) == 0; }
+// --sequence's.
+bool IsSequence(const Outcome& o) { return o.group.rfind("sequence/", 0) == 0; }
 // --cut's.
 bool IsCut(const Outcome& o) { return o.group.rfind("cut/", 0) == 0; }
 // Those two, which the goals' scopes leave out.
@@ -201,7 +207,8 @@ void PrintTable(const std::vector<std::string>& algorithms) {
 
 // Per scope (the generated problems and input.12 up to 500 buffers, those
 // over 500, the phased ones, the parallel ones, the --csv problems, their --cut
-// variants, the --overlay ones) and algorithm: the mean ratio and how many were
+// variants, the --overlay ones, the --sequence ones) and algorithm: the mean
+// ratio and how many were
 // proven optimal, over all and over those whose optimum is known. Issue 10's
 // goals read off it: exact proves >= 95% up to 500, the heuristic's mean is
 // <= 1.10x.
@@ -223,10 +230,11 @@ void PrintSummary(const std::vector<std::string>& algorithms) {
       {"parallel", [](const Outcome& o) { return IsParallel(o); }},
       {"csv",
        [](const Outcome& o) {
-         return o.from_csv && !IsOverlay(o) && !IsCut(o);
+         return o.from_csv && !IsOverlay(o) && !IsCut(o) && !IsSequence(o);
        }},
       {"cut", [](const Outcome& o) { return IsCut(o); }},
       {"overlay", [](const Outcome& o) { return IsOverlay(o); }},
+      {"sequence", [](const Outcome& o) { return IsSequence(o); }},
   };
   std::printf("\n%-10s %-9s %8s %10s %7s   %8s %10s %7s\n", "scope",
               "algorithm", "problems", "mean_ratio", "proven", "known",
@@ -336,6 +344,8 @@ void ParseFlags(int* argc, char** argv) {
         std::exit(2);
       }
       flags.overlays.emplace_back(fraction, SplitCommas(rest + 1));
+    } else if (const char* v = value("--sequence=")) {
+      flags.overlays.emplace_back(std::nullopt, SplitCommas(v));
     } else {
       argv[kept++] = argv[i];
     }
@@ -383,16 +393,26 @@ HardProblem ReadCsvProblem(const std::string& path) {
 // that they overlap, as several requests or models in flight in one arena
 // do, and many more lifetimes meet than in any one of them (at 1 each
 // starts on the last time of the one before; bench/hard_problems.h's
-// InSequence puts problems wholly after one another). Named
+// InSequence puts generated problems wholly after one another). Named
 // "overlay/<number>/<count of files>x<fraction>" (the --overlay flags
-// numbered from 1), optimum unknown.
-HardProblem Overlaid(size_t number, double fraction,
+// numbered from 1), optimum unknown. With no fraction (--sequence) each
+// starts on the time after the one before's last, as a program's methods
+// or a model's stages one after another in one arena: the problem splits
+// into parts in time (planner/time_parts.h). Named
+// "sequence/<number>/<count of files>" (the --sequence flags numbered from
+// 1).
+HardProblem Overlaid(size_t number, std::optional<double> fraction,
                      const std::vector<std::string>& paths) {
   HardProblem overlay;
   char name[64];
-  std::snprintf(name, sizeof name, "overlay/%zu/%zux%.2f", number, paths.size(),
-                fraction);
+  if (fraction) {
+    std::snprintf(name, sizeof name, "overlay/%zu/%zux%.2f", number,
+                  paths.size(), *fraction);
+  } else {
+    std::snprintf(name, sizeof name, "sequence/%zu/%zu", number, paths.size());
+  }
   overlay.name = name;
+  const char* flag = fraction ? "--overlay" : "--sequence";
   TimeValue start = 0;
   for (size_t p = 0; p < paths.size(); ++p) {
     const HardProblem problem = ReadCsvProblem(paths[p]);
@@ -406,8 +426,9 @@ HardProblem Overlaid(size_t number, double fraction,
     // int64 is refused, not wrapped).
     const TimeValue span = last - first;
     TimeValue end = 0;
-    if (__builtin_add_overflow(start, span, &end)) {
-      std::fprintf(stderr, "--overlay: times past 2^63 at %s\n",
+    if (__builtin_add_overflow(start, span, &end) ||
+        (!fraction && end == std::numeric_limits<TimeValue>::max())) {
+      std::fprintf(stderr, "%s: times past 2^63 at %s\n", flag,
                    paths[p].c_str());
       std::exit(2);
     }
@@ -416,7 +437,11 @@ HardProblem Overlaid(size_t number, double fraction,
       item.lifetime.last = start + (item.lifetime.last - first);
       overlay.items.push_back(item);
     }
-    const double shift = fraction * static_cast<double>(span);
+    if (!fraction) {
+      start = end + 1;
+      continue;
+    }
+    const double shift = *fraction * static_cast<double>(span);
     start = shift >= static_cast<double>(span)
                 ? end
                 : start + static_cast<TimeValue>(shift);
@@ -471,9 +496,10 @@ int main(int argc, char** argv) {
       problems.push_back(CutSizes(problems[p], GetFlags().cut, p - generated));
     }
   }
-  for (size_t k = 0; k < GetFlags().overlays.size(); ++k) {
-    const auto& [fraction, paths] = GetFlags().overlays[k];
-    problems.push_back(Overlaid(k + 1, fraction, paths));
+  size_t overlays = 0, sequences = 0;  // Each kind numbered from 1.
+  for (const auto& [fraction, paths] : GetFlags().overlays) {
+    problems.push_back(
+        Overlaid(fraction ? ++overlays : ++sequences, fraction, paths));
   }
   for (size_t p = 0; p < problems.size(); ++p) {
     const HardProblem& problem = problems[p];
