@@ -5,8 +5,8 @@
 // input.12.csv. One benchmark per (algorithm, problem), run once, with
 // counters height_over_opt, height_over_lb and proven; then a table of
 // medians per family and size, and a summary per scope (up to 500 buffers,
-// over 500, phased, parallel, --csv, --cut, --overlay, --sequence): mean
-// ratio and problems proven optimal.
+// over 500, all sizes, phased, parallel, --csv, --cut, --overlay,
+// --sequence): mean ratio and problems proven optimal.
 //
 //   bazel run -c opt //bench:hard_planner_bench -- --max_buffers=500
 //     --exact_seconds=5 [--algos=best_fit,exact] [--benchmark_filter=...]
