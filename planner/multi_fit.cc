@@ -329,8 +329,8 @@ class Dives {
       if (item.size > 0) alignment_classes_.push_back(item.alignment);
     }
     Lengths(items, times);
-    bands_shift_ = BandShift(sizes_);
-    band_shift_ = bands_shift_;
+    sizes_shift_ = BandShift(sizes_);
+    band_shift_ = sizes_shift_;
     std::sort(alignment_classes_.begin(), alignment_classes_.end());
     alignment_classes_.erase(
         std::unique(alignment_classes_.begin(), alignment_classes_.end()),
@@ -360,7 +360,7 @@ class Dives {
   }
 
   // Levels in bands (the default), or each level one offset.
-  void UseBands(bool bands) { band_shift_ = bands ? bands_shift_ : 0; }
+  void UseBands(bool bands) { band_shift_ = bands ? sizes_shift_ : 0; }
 
   // Items must have passed ValidatePlanItems: its bound on the sum of
   // sizes and paddings bounds every offset a dive gives (each is the
@@ -583,8 +583,10 @@ class Dives {
   }
 
   const OverlapGraph& overlaps_;
-  int bands_shift_ = 0;               // kBandBelowMedian's, for the sizes.
-  int band_shift_ = 0;                // A band's offsets: offset >> this.
+  int sizes_shift_ = 0;  // BandShift of the sizes: levels in bands.
+  // In use: sizes_shift_, or 0 (each level one offset); an offset's band is
+  // offset >> band_shift_.
+  int band_shift_ = 0;
   std::vector<uint64_t> band_value_;  // A level item's lowest offset.
   std::vector<uint64_t> sizes_;
   std::vector<uint64_t> alignments_;
