@@ -958,7 +958,8 @@ class Searches {
 // Pruning: at each of the next horizon_ sections, the items of the stack
 // still live there cut it into windows that only items starting later (and
 // at most that section's slack) can fill, so each window must be within
-// the slack of a subset sum of theirs (bitsets, kept per section pair).
+// the slack of a subset sum of theirs (bitsets per section pair, within
+// a memory cap: dropped when full and built again as the sweep goes on).
 // Symmetries: of identical new items one is tried at a spot; two adjacent
 // new items that end together (the future sees only their union) go in one
 // order. Transpositions: what a section's search can do depends only on
@@ -1129,7 +1130,11 @@ class Sweep {
   // The sum (in units, at most the capacity's) of the items that start
   // after t and live at t + d, for d up to kMaxHorizon: a window there is at
   // most that plus the slack, and its bitset needs no more bits. Then the
-  // horizon: as far ahead as every section's bitsets fit in kMaxBitWords.
+  // horizon: as far ahead as the bitsets a section's decisions use (of the
+  // windows from it and from the horizon's sections after it, a bitset
+  // that another one's shares counted once) take at most half of
+  // kMaxBitWords, so that each time the bitsets are dropped (see
+  // BuildWindows) the sweep can go on for a horizon before the next.
   void SizeWindows() {
     const size_t sections = stacks_.size();
     const uint64_t most = padded_capacity_ / unit_;
@@ -1137,8 +1142,13 @@ class Sweep {
     for (uint32_t i = 0; i < items_.size(); ++i) {
       by_end[items_[i].hi].push_back(i);
     }
+    last_end_.assign(sections, 0);
+    for (uint32_t s = 0; s < sections; ++s) {
+      for (uint32_t j : by_start_[s]) {
+        last_end_[s] = std::max(last_end_[s], items_[j].hi);
+      }
+    }
     window_sums_.assign(sections * kMaxHorizon, 0);
-    std::vector<size_t> words(kMaxHorizon + 1, 0);  // Per horizon, in all.
     for (uint32_t t = 0; t < sections; ++t) {
       uint64_t sum = 0;  // Of the items starting in (t, t + d], live there.
       for (uint32_t d = 1; d <= kMaxHorizon && t + d < sections; ++d) {
@@ -1146,37 +1156,84 @@ class Sweep {
           if (items_[j].lo > t) sum -= items_[j].padded / unit_;
         }
         for (uint32_t j : by_start_[t + d]) sum += items_[j].padded / unit_;
-        const uint64_t bits = std::min(sum, most);
-        window_sums_[t * kMaxHorizon + (d - 1)] = bits;
-        words[d] += bits / 64 + 1;
+        window_sums_[t * kMaxHorizon + (d - 1)] = std::min(sum, most);
       }
     }
-    horizon_ = 1;
-    size_t total = words[1];
-    while (horizon_ < kMaxHorizon &&
-           total + words[horizon_ + 1] <= kMaxBitWords) {
-      total += words[++horizon_];
+    // Per section, the words of its windows up to the horizon tried.
+    std::vector<size_t> words(sections, 0);
+    size_t total = 0;  // Every section's, for the reserve.
+    horizon_ = 0;
+    for (uint32_t h = 1; h <= kMaxHorizon; ++h) {
+      size_t all = 0;
+      for (uint32_t t = 0; t + h < sections; ++t) {
+        if (!SharesNext(t, t + h)) {
+          words[t] += window_sums_[t * kMaxHorizon + (h - 1)] / 64 + 1;
+        }
+      }
+      size_t run = 0, most_used = 0;  // Over h sections in a row.
+      for (uint32_t t = 0; t < sections; ++t) {
+        all += words[t];
+        run += words[t];
+        if (t >= h) run -= words[t - h];
+        most_used = std::max(most_used, run);
+      }
+      if (h > 1 && most_used > kMaxBitWords / 2) break;
+      horizon_ = h;
+      total = all;
     }
     windows_.assign(sections * kMaxHorizon, kUnknown);
     bits_.clear();
     bits_.reserve(std::min(total, kMaxBitWords));  // Never moved.
   }
 
+  // Whether window (s, e) has the items of window (s + 1, e): none that
+  // starts at s + 1 lives at e. Far ahead most do not (the generated
+  // tilings of 500-2,000 buffers, up to 64 sections ahead: a fifth to a
+  // seventh of the windows differ from the next one's), and such a window
+  // shares the next one's bitset.
+  bool SharesNext(uint32_t s, uint32_t e) const {
+    return s + 1 < e && last_end_[s + 1] < e;
+  }
+
   // The bitsets of the windows that end at section e, from (t, e) up to the
   // nearest one built: the items that start in (s, e] and live at e grow,
   // as s falls, by those that start at s + 1, so each bitset is the next
   // one's shifted by only those (and not by all its items, which made
-  // building them cost more than the search they prune).
+  // building them cost more than the search they prune), or is the next
+  // one's where there are none. Where they would pass kMaxBitWords, every
+  // bitset built is dropped first: the sweep has mostly moved on from
+  // them, and one it needs again is built again, the same. Until
+  // 2026-12-07 the horizon was only as far as every section's bitsets fit
+  // at once, and a bitset past the cap was skipped: in units of 16 bytes
+  // (hard_planner_bench's aligned16 at 1,000 and 2,000 buffers) that was
+  // 6 and 2 sections even with shared bitsets, and 4 of those 6 problems
+  // were not decided at their bound in 5 s; now all 6 are, in 0.3-0.7 s.
   void BuildWindows(uint32_t t, uint32_t e) {
     auto index = [e](uint32_t s) { return s * kMaxHorizon + (e - s - 1); };
+    auto need = [&](uint32_t from) {  // Words for (t, e) .. (from - 1, e).
+      size_t words = 0;
+      for (uint32_t s = t; s < from; ++s) {
+        if (!SharesNext(s, e)) words += window_sums_[index(s)] / 64 + 1;
+      }
+      return words;
+    };
     uint32_t from = t + 1;  // (from, e) is built, or from == e (no items).
     while (from < e && windows_[index(from)] >= kSkipped) ++from;
-    for (uint32_t s = from; s-- > t;) {
-      const size_t words = window_sums_[index(s)] / 64 + 1;
-      if (bits_.size() + words > kMaxBitWords) {
+    if (bits_.size() + need(from) > bits_.capacity()) {
+      std::fill(windows_.begin(), windows_.end(), kUnknown);
+      bits_.clear();
+      from = e;
+      if (need(from) > bits_.capacity()) {
         windows_[index(t)] = kSkipped;
         return;
       }
+    }
+    for (uint32_t s = from; s-- > t;) {
+      if (SharesNext(s, e)) {
+        windows_[index(s)] = windows_[index(s + 1)];
+        continue;
+      }
+      const size_t words = window_sums_[index(s)] / 64 + 1;
       const size_t slot = bits_.size();
       windows_[index(s)] = slot;
       bits_.resize(slot + words, 0);
@@ -1465,6 +1522,8 @@ class Sweep {
   uint64_t padded_capacity_ = 0;
   uint64_t unit_ = 1;  // gcd of the padded sizes and capacity.
   uint32_t horizon_ = 1;
+  // Per section, the last section of the items starting there (0: none).
+  std::vector<uint32_t> last_end_;
   // Per (section, distance): a bitset of the subset sums (in units) of the
   // items that start after the section and live at the distance, as a
   // position in bits_ (or kUnknown, kSkipped), and the largest such sum.

@@ -198,6 +198,33 @@ TEST(ExactTest, TilesRandomFullRectangles) {
   }
 }
 
+TEST(ExactTest, TilesInFineUnitsPastTheBitsetsMemory) {
+  // Tilings of 40 x 2^16 bytes over 96 times, under one byte live
+  // throughout (so the sweep's unit is a byte): a window's bitset takes up
+  // to 41k words, and the bitsets of every section do not fit in the
+  // sweep's 32 MiB at once. They are dropped when full (some 40 times over
+  // these seeds) and built again as the sweep goes on. With the dropped
+  // ones still read (their windows not marked unbuilt), seed 3 came out
+  // above its bound. Seed 9 is not decided within the nodes (nor was 6
+  // while the horizon was only as far as every bitset fit at once).
+  for (uint64_t seed = 1; seed <= 8; ++seed) {
+    SCOPED_TRACE("seed " + std::to_string(seed));
+    std::mt19937_64 rng(seed);
+    std::vector<PlanItem> items = RandomTiling(&rng, 40, 96);
+    for (PlanItem& item : items) item.size <<= 16;
+    items.push_back({1, 1, 0, 95});
+    const uint64_t height = (uint64_t{40} << 16) + 1;
+    AlgorithmOptions options;
+    options.max_nodes = 10'000'000;
+    options.max_seconds = 3600;
+    Result<Placement> placement = ExactAlgorithm().Place(items, options);
+    ASSERT_TRUE(placement.ok());
+    EXPECT_EQ(placement->height, height);
+    EXPECT_TRUE(placement->proven_optimal);
+    EXPECT_TRUE(ValidPlan(items, *placement));
+  }
+}
+
 TEST(ExactTest, FindsPlansOnACoarserGrid) {
   // Random tilings of 48 units of 4 KiB in sizes of 1-9 units, each size
   // then cut by 0-255 bytes: the tiling's offsets still hold the items
