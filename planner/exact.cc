@@ -1167,7 +1167,7 @@ class Sweep {
       size_t all = 0;
       for (uint32_t t = 0; t + h < sections; ++t) {
         if (!SharesNext(t, t + h)) {
-          words[t] += window_sums_[t * kMaxHorizon + (h - 1)] / 64 + 1;
+          words[t] += WindowWords(t * kMaxHorizon + (h - 1));
         }
       }
       size_t run = 0, most_used = 0;  // Over h sections in a row.
@@ -1184,6 +1184,14 @@ class Sweep {
     windows_.assign(sections * kMaxHorizon, kUnknown);
     bits_.clear();
     bits_.reserve(std::min(total, kMaxBitWords));  // Never moved.
+  }
+
+  // The words of a window's bitset (at index (section, distance - 1)), at
+  // most one more than kMaxBitWords: no such bitset is built, and the sums
+  // of them never overflow.
+  size_t WindowWords(size_t index) const {
+    return static_cast<size_t>(
+        std::min<uint64_t>(window_sums_[index] / 64 + 1, kMaxBitWords + 1));
   }
 
   // Whether window (s, e) has the items of window (s + 1, e): none that
@@ -1213,7 +1221,7 @@ class Sweep {
     auto need = [&](uint32_t from) {  // Words for (t, e) .. (from - 1, e).
       size_t words = 0;
       for (uint32_t s = t; s < from; ++s) {
-        if (!SharesNext(s, e)) words += window_sums_[index(s)] / 64 + 1;
+        if (!SharesNext(s, e)) words += WindowWords(index(s));
       }
       return words;
     };
@@ -1233,14 +1241,14 @@ class Sweep {
         windows_[index(s)] = windows_[index(s + 1)];
         continue;
       }
-      const size_t words = window_sums_[index(s)] / 64 + 1;
+      const size_t words = WindowWords(index(s));
       const size_t slot = bits_.size();
       windows_[index(s)] = slot;
       bits_.resize(slot + words, 0);
       uint64_t* b = &bits_[slot];
       if (s + 1 < e) {
         const size_t next = windows_[index(s + 1)];
-        const size_t next_words = window_sums_[index(s + 1)] / 64 + 1;
+        const size_t next_words = WindowWords(index(s + 1));
         std::copy(&bits_[next], &bits_[next] + std::min(words, next_words), b);
       } else {
         b[0] = 1;
