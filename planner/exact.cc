@@ -1228,13 +1228,15 @@ class Sweep {
     uint32_t from = t + 1;  // (from, e) is built, or from == e (no items).
     while (from < e && windows_[index(from)] >= kSkipped) ++from;
     if (bits_.size() + need(from) > bits_.capacity()) {
-      std::fill(windows_.begin(), windows_.end(), kUnknown);
-      bits_.clear();
-      from = e;
-      if (need(from) > bits_.capacity()) {
+      // Too large even alone (bytes as units, a capacity of gigabytes):
+      // skipped, and nothing dropped for it.
+      if (need(e) > bits_.capacity()) {
         windows_[index(t)] = kSkipped;
         return;
       }
+      std::fill(windows_.begin(), windows_.end(), kUnknown);
+      bits_.clear();
+      from = e;
     }
     for (uint32_t s = from; s-- > t;) {
       if (SharesNext(s, e)) {
