@@ -1214,8 +1214,9 @@ class Sweep {
   // 2026-12-07 the horizon was only as far as every section's bitsets fit
   // at once, and a bitset past the cap was skipped: in units of 16 bytes
   // (hard_planner_bench's aligned16 at 1,000 and 2,000 buffers) that was
-  // 6 and 2 sections even with shared bitsets, and 4 of those 6 problems
-  // were not decided at their bound in 5 s; now all 6 are, in 0.3-0.7 s.
+  // as little as 6 and 2 sections even with shared bitsets, and 4 of those
+  // 6 problems were not decided at their bound in 5 s; now all 6 are, in
+  // at most 0.7 s.
   void BuildWindows(uint32_t t, uint32_t e) {
     auto index = [e](uint32_t s) { return s * kMaxHorizon + (e - s - 1); };
     auto need = [&](uint32_t from) {  // Words for (t, e) .. (from - 1, e).

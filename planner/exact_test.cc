@@ -202,8 +202,8 @@ TEST(ExactTest, TilesInFineUnitsPastTheBitsetsMemory) {
   // Tilings of 40 x 2^16 bytes over 96 times, under one byte live
   // throughout (so the sweep's unit is a byte): a window's bitset takes up
   // to 41k words, and the bitsets of every section do not fit in the
-  // sweep's 32 MiB at once. They are dropped when full (some 40 times over
-  // these seeds) and built again as the sweep goes on. With the dropped
+  // sweep's 32 MiB at once. They are dropped when full (dozens of times
+  // over these seeds) and built again as the sweep goes on. With the dropped
   // ones still read (their windows not marked unbuilt), seed 3 came out
   // above its bound. Seed 9 is not decided within the nodes (nor was 6
   // while the horizon was only as far as every bitset fit at once).
