@@ -972,6 +972,7 @@ class Sweep {
       : items_(items),
         by_start_(sections),
         total_(sections, 0),
+        last_end_(sections, 0),
         slack_(sections, 0),
         waste_(sections, 0),
         layout_(sections),
@@ -979,6 +980,7 @@ class Sweep {
         keys_(sections) {
     for (uint32_t i = 0; i < items_.size(); ++i) {
       by_start_[items_[i].lo].push_back(i);
+      last_end_[items_[i].lo] = std::max(last_end_[items_[i].lo], items_[i].hi);
       for (uint32_t s = items_[i].lo; s <= items_[i].hi; ++s) {
         total_[s] += items_[i].padded;
       }
@@ -1141,12 +1143,6 @@ class Sweep {
     std::vector<std::vector<uint32_t>> by_end(sections);
     for (uint32_t i = 0; i < items_.size(); ++i) {
       by_end[items_[i].hi].push_back(i);
-    }
-    last_end_.assign(sections, 0);
-    for (uint32_t s = 0; s < sections; ++s) {
-      for (uint32_t j : by_start_[s]) {
-        last_end_[s] = std::max(last_end_[s], items_[j].hi);
-      }
     }
     window_sums_.assign(sections * kMaxHorizon, 0);
     for (uint32_t t = 0; t < sections; ++t) {
@@ -1514,6 +1510,8 @@ class Sweep {
   const std::vector<Item>& items_;
   std::vector<std::vector<uint32_t>> by_start_;  // Per section.
   std::vector<uint64_t> total_;  // Padded bytes live, per section.
+  // Per section, the last section of the items starting there (0: none).
+  std::vector<uint32_t> last_end_;
   std::vector<uint64_t> slack_;  // Capacity minus total_.
   std::vector<uint64_t> waste_;  // Bytes left empty so far, per section.
   bool complete_ = true;
@@ -1533,8 +1531,6 @@ class Sweep {
   uint64_t padded_capacity_ = 0;
   uint64_t unit_ = 1;  // gcd of the padded sizes and capacity.
   uint32_t horizon_ = 1;
-  // Per section, the last section of the items starting there (0: none).
-  std::vector<uint32_t> last_end_;
   // Per (section, distance): a bitset of the subset sums (in units) of the
   // items that start after the section and live at the distance, as a
   // position in bits_ (or kUnknown, kSkipped), and the largest such sum.
