@@ -151,18 +151,17 @@ void PlanHard(benchmark::State& state, const HardProblem* problem,
                         fits, refuted});
 }
 
-// MakePhasedProblem's: phases of up to 300 buffers, 1,800 in all.
-bool IsPhased(const Outcome& o) { return o.group.rfind("phased/", 0) == 0; }
-// MakeParallelProblem's: streams of up to 500 buffers, 2,400 in all.
-bool IsParallel(const Outcome& o) { return o.group.rfind("parallel/", 0) == 0; }
-// --overlay's.
-bool IsOverlay(const Outcome& o) { return o.group.rfind("overlay/", 0) == 0; }
-// --sequence's.
-bool IsSequence(const Outcome& o) { return o.group.rfind("sequence/", 0) == 0; }
-// --cut's.
-bool IsCut(const Outcome& o) { return o.group.rfind("cut/", 0) == 0; }
-// Those two, which the goals' scopes leave out.
-bool IsComposite(const Outcome& o) { return IsPhased(o) || IsParallel(o); }
+// Whether o is of a kind of problem, its group's first part: "phased/"
+// (MakePhasedProblem's: phases of up to 300 buffers, 1,800 in all),
+// "parallel/" (MakeParallelProblem's: streams of up to 500 buffers, 2,400
+// in all), "overlay/", "sequence/" or "cut/" (those flags').
+bool OfKind(const Outcome& o, const char* kind) {
+  return o.group.rfind(kind, 0) == 0;
+}
+// The phased and parallel ones, which the goals' scopes leave out.
+bool IsComposite(const Outcome& o) {
+  return OfKind(o, "phased/") || OfKind(o, "parallel/");
+}
 
 double Median(std::vector<double> values) {
   if (values.empty()) return 0;
@@ -228,15 +227,16 @@ void PrintSummary(const std::vector<std::string>& algorithms) {
        }},
       {"all sizes",
        [](const Outcome& o) { return !o.from_csv && !IsComposite(o); }},
-      {"phased", [](const Outcome& o) { return IsPhased(o); }},
-      {"parallel", [](const Outcome& o) { return IsParallel(o); }},
+      {"phased", [](const Outcome& o) { return OfKind(o, "phased/"); }},
+      {"parallel", [](const Outcome& o) { return OfKind(o, "parallel/"); }},
       {"csv",
        [](const Outcome& o) {
-         return o.from_csv && !IsOverlay(o) && !IsCut(o) && !IsSequence(o);
+         return o.from_csv && !OfKind(o, "overlay/") && !OfKind(o, "cut/") &&
+                !OfKind(o, "sequence/");
        }},
-      {"cut", [](const Outcome& o) { return IsCut(o); }},
-      {"overlay", [](const Outcome& o) { return IsOverlay(o); }},
-      {"sequence", [](const Outcome& o) { return IsSequence(o); }},
+      {"cut", [](const Outcome& o) { return OfKind(o, "cut/"); }},
+      {"overlay", [](const Outcome& o) { return OfKind(o, "overlay/"); }},
+      {"sequence", [](const Outcome& o) { return OfKind(o, "sequence/"); }},
   };
   std::printf("\n%-10s %-9s %8s %10s %7s   %8s %10s %7s\n", "scope",
               "algorithm", "problems", "mean_ratio", "proven", "known",
