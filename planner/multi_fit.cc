@@ -285,13 +285,96 @@ class LevelHeap {
   size_t size_ = 0;
 };
 
+// What a dive weighs each item by (see Dives): its lifetime's length,
+// every time in it counted as (the bytes live then / the most live at any
+// time) to the kPressurePower, so that what counts is covering the busiest
+// times; times (1 + its priority) to the kPriorityPower.
+class DiveWeights {
+ public:
+  // Over the compressed times (each endpoint, and the run of times between
+  // two of them), by prefix sums.
+  DiveWeights(const std::vector<PlanItem>& items, const TimeAxis& times) {
+    const size_t t = times.size();
+    std::vector<uint32_t> lo(items.size()), hi(items.size());
+    // Bytes live at each endpoint, and in the run after it (less the
+    // items that end there).
+    std::vector<double> at(t + 1, 0), ending(t, 0);
+    for (size_t i = 0; i < items.size(); ++i) {
+      lo[i] = static_cast<uint32_t>(times.IndexOf(items[i].lifetime.first));
+      hi[i] = static_cast<uint32_t>(times.IndexOf(items[i].lifetime.last));
+      const double size = static_cast<double>(items[i].size);
+      at[lo[i]] += size;
+      at[hi[i] + 1] -= size;
+      ending[hi[i]] += size;
+    }
+    double most = 0;
+    for (size_t k = 0; k < t; ++k) {
+      if (k > 0) at[k] += at[k - 1];
+      most = std::max(most, at[k]);
+    }
+    auto pressure = [most](double bytes) {
+      if (most <= 0 || bytes <= 0) return 0.0;
+      double x = bytes / most;
+      for (int power = 1; power < kPressurePower; power *= 2) x *= x;
+      return x;
+    };
+    // before[k]: the weighted times before endpoint k.
+    std::vector<double> before(t + 1, 0);
+    for (size_t k = 0; k < t; ++k) {
+      before[k + 1] = before[k] + pressure(at[k]);
+      if (k + 1 < t) {
+        // Times strictly between endpoints k and k + 1 (no overflow: the
+        // difference of two int64 values in order fits in a uint64).
+        const uint64_t run = static_cast<uint64_t>(times.at(k + 1)) -
+                             static_cast<uint64_t>(times.at(k)) - 1;
+        before[k + 1] += pressure(at[k] - ending[k]) * static_cast<double>(run);
+      }
+    }
+    lengths_.resize(items.size());
+    for (size_t i = 0; i < items.size(); ++i) {
+      lengths_[i] = before[hi[i]] - before[lo[i]] + pressure(at[hi[i]]);
+    }
+  }
+
+  // The weights for `priority`, recomputed only where it changed since the
+  // last call (the squeaky wheel raises some items' priorities).
+  const std::vector<double>& Weigh(const std::vector<double>& priority) {
+    const size_t n = lengths_.size();
+    if (last_priority_.size() != n) {
+      last_priority_.assign(n, std::numeric_limits<double>::quiet_NaN());
+      weight_.assign(n, 0);
+    }
+    for (size_t i = 0; i < n; ++i) {
+      if (priority[i] == last_priority_[i]) continue;
+      last_priority_[i] = priority[i];
+      weight_[i] = lengths_[i] * std::pow(1 + priority[i], kPriorityPower);
+    }
+    return weight_;
+  }
+
+ private:
+  std::vector<double> lengths_;  // Of the lifetimes, in weighted times.
+  std::vector<double> weight_, last_priority_;
+};
+
+// kBandBelowMedian's shift for these sizes: a dive's levels are bands of
+// offsets 2^shift wide.
+int BandShift(std::vector<uint64_t> sizes) {
+  sizes.erase(std::remove(sizes.begin(), sizes.end(), 0), sizes.end());
+  if (sizes.empty()) return 0;
+  const auto median = sizes.begin() + sizes.size() / 2;
+  std::nth_element(sizes.begin(), median, sizes.end());
+  const int log2 = 63 - __builtin_clzll(*median);
+  return std::max(0, log2 - kBandBelowMedian);
+}
+
 // Dives over the lifetimes' overlap graph, as exact's canonical search's
 // first dive goes but with no capacity, level by level: a level is the
 // lowest offset an unplaced item can take, and of the items that can go
 // there, a heaviest set with pairwise disjoint lifetimes goes there (the
 // others meet one of them and are raised). An item weighs its lifetime's
 // length, each time in it counted by how many bytes are live then (see
-// Lengths), times (1 + its priority) to the power kPriorityPower: so the
+// DiveWeights), times (1 + its priority) to the power kPriorityPower: so the
 // level's busiest times are covered as fully as they can be (time left
 // free at a level stays empty below the next one), and the priorities
 // choose among near-equal covers. The choice is weighted interval
@@ -319,7 +402,7 @@ class Dives {
   // `times`: the items' lifetimes' endpoints.
   Dives(const std::vector<PlanItem>& items, const TimeAxis& times,
         const OverlapGraph& overlaps)
-      : overlaps_(overlaps) {
+      : overlaps_(overlaps), weights_(items, times) {
     const size_t n = items.size();
     for (const PlanItem& item : items) {
       sizes_.push_back(item.size);
@@ -328,7 +411,6 @@ class Dives {
       lasts_.push_back(item.lifetime.last);
       if (item.size > 0) alignment_classes_.push_back(item.alignment);
     }
-    Lengths(items, times);
     sizes_shift_ = BandShift(sizes_);
     band_shift_ = sizes_shift_;
     std::sort(alignment_classes_.begin(), alignment_classes_.end());
@@ -369,7 +451,7 @@ class Dives {
   // too.
   std::vector<uint64_t> Dive(const std::vector<double>& priority) {
     const size_t n = sizes_.size();
-    Weigh(priority);
+    const std::vector<double>& weight = weights_.Weigh(priority);
     std::vector<uint64_t> offsets(n, 0);
     // The lowest offset each unplaced item can take; kPlaced once placed.
     std::vector<uint64_t>& lowest = lowest_;
@@ -429,7 +511,7 @@ class Dives {
         }
       }
       // The chosen ones meet none of each other in time: none raised.
-      for (uint32_t i : Cover(lo, hi)) place(i, lowest[i]);
+      for (uint32_t i : Cover(weight, lo, hi)) place(i, lowest[i]);
       // Every other item of the level meets a chosen one in time, and is
       // raised by it unless that one is below it (in the band), or rounding
       // in the weights' sums lost it: those not raised go too.
@@ -464,72 +546,10 @@ class Dives {
   }
 
  private:
-  // lengths_: each item's lifetime, every time in it counted as (the bytes
-  // live then / the most live at any time) to the kPressurePower, so that
-  // what counts is covering the busiest times. Over the compressed times
-  // (each endpoint, and the run of times between two of them), by prefix
-  // sums.
-  void Lengths(const std::vector<PlanItem>& items, const TimeAxis& times) {
-    const size_t t = times.size();
-    std::vector<uint32_t> lo(items.size()), hi(items.size());
-    // Bytes live at each endpoint, and in the run after it (less the
-    // items that end there).
-    std::vector<double> at(t + 1, 0), ending(t, 0);
-    for (size_t i = 0; i < items.size(); ++i) {
-      lo[i] = static_cast<uint32_t>(times.IndexOf(items[i].lifetime.first));
-      hi[i] = static_cast<uint32_t>(times.IndexOf(items[i].lifetime.last));
-      const double size = static_cast<double>(items[i].size);
-      at[lo[i]] += size;
-      at[hi[i] + 1] -= size;
-      ending[hi[i]] += size;
-    }
-    double most = 0;
-    for (size_t k = 0; k < t; ++k) {
-      if (k > 0) at[k] += at[k - 1];
-      most = std::max(most, at[k]);
-    }
-    auto pressure = [most](double bytes) {
-      if (most <= 0 || bytes <= 0) return 0.0;
-      double x = bytes / most;
-      for (int power = 1; power < kPressurePower; power *= 2) x *= x;
-      return x;
-    };
-    // before[k]: the weighted times before endpoint k.
-    std::vector<double> before(t + 1, 0);
-    for (size_t k = 0; k < t; ++k) {
-      before[k + 1] = before[k] + pressure(at[k]);
-      if (k + 1 < t) {
-        // Times strictly between endpoints k and k + 1 (no overflow: the
-        // difference of two int64 values in order fits in a uint64).
-        const uint64_t run = static_cast<uint64_t>(times.at(k + 1)) -
-                             static_cast<uint64_t>(times.at(k)) - 1;
-        before[k + 1] += pressure(at[k] - ending[k]) * static_cast<double>(run);
-      }
-    }
-    lengths_.resize(items.size());
-    for (size_t i = 0; i < items.size(); ++i) {
-      lengths_[i] = before[hi[i]] - before[lo[i]] + pressure(at[hi[i]]);
-    }
-  }
-
-  // weight_ from `priority`, recomputed only where it changed since the
-  // last dive (squeaky wheel raises some items' priorities).
-  void Weigh(const std::vector<double>& priority) {
-    const size_t n = sizes_.size();
-    if (last_priority_.size() != n) {
-      last_priority_.assign(n, std::numeric_limits<double>::quiet_NaN());
-      weight_.assign(n, 0);
-    }
-    for (size_t i = 0; i < n; ++i) {
-      if (priority[i] == last_priority_[i]) continue;
-      last_priority_[i] = priority[i];
-      weight_[i] = lengths_[i] * std::pow(1 + priority[i], kPriorityPower);
-    }
-  }
-
   // Of level_items_ (in order of last time; their bits in level_ words
   // [lo, hi)), a heaviest set with pairwise disjoint lifetimes.
-  const std::vector<uint32_t>& Cover(size_t lo, size_t hi) {
+  const std::vector<uint32_t>& Cover(const std::vector<double>& weight,
+                                     size_t lo, size_t hi) {
     chosen_.clear();
     const size_t m = level_items_.size();
     if (m <= 1) return m == 1 ? level_items_ : chosen_;
@@ -552,7 +572,7 @@ class Dives {
                    static_cast<size_t>(BitCount(level_[w] & below));
         }
       }
-      const double with = best_[prefix] + weight_[i];
+      const double with = best_[prefix] + weight[i];
       if (with > best_[k]) {
         best_[k + 1] = with;
         before_[k + 1] = prefix;
@@ -572,16 +592,6 @@ class Dives {
     return chosen_;
   }
 
-  // kBandBelowMedian's shift for these sizes.
-  static int BandShift(std::vector<uint64_t> sizes) {
-    sizes.erase(std::remove(sizes.begin(), sizes.end(), 0), sizes.end());
-    if (sizes.empty()) return 0;
-    const auto median = sizes.begin() + sizes.size() / 2;
-    std::nth_element(sizes.begin(), median, sizes.end());
-    const int log2 = 63 - __builtin_clzll(*median);
-    return std::max(0, log2 - kBandBelowMedian);
-  }
-
   const OverlapGraph& overlaps_;
   int sizes_shift_ = 0;  // BandShift of the sizes: levels in bands.
   // In use: sizes_shift_, or 0 (each level one offset); an offset's band is
@@ -591,7 +601,6 @@ class Dives {
   std::vector<uint64_t> sizes_;
   std::vector<uint64_t> alignments_;
   std::vector<TimeValue> firsts_, lasts_;
-  std::vector<double> lengths_;              // Of the lifetimes, in times.
   std::vector<uint64_t> alignment_classes_;  // Distinct, ascending.
   std::vector<uint32_t> by_last_;       // Items by last time (ties: index).
   std::vector<uint32_t> place_;         // An item's place in by_last_.
@@ -603,7 +612,7 @@ class Dives {
   std::vector<uint32_t> level_items_, chosen_;
   std::vector<double> best_;
   std::vector<size_t> before_;
-  std::vector<double> weight_, last_priority_;
+  DiveWeights weights_;
   std::vector<uint64_t> lowest_;
 };
 
