@@ -616,6 +616,219 @@ class Dives {
   std::vector<uint64_t> lowest_;
 };
 
+// The highest end over each compressed time of the items placed so far (a
+// dive's skyline): raised over a range, read as the most over a range. A
+// tag raises every time under its node; a node's most includes its tag.
+class SkylineTree {
+ public:
+  explicit SkylineTree(size_t times) {
+    while (leaves_ < times) leaves_ *= 2;
+    tag_.assign(2 * leaves_, 0);
+    most_.assign(2 * leaves_, 0);
+  }
+  void Clear() {
+    std::fill(tag_.begin(), tag_.end(), 0);
+    std::fill(most_.begin(), most_.end(), 0);
+  }
+  // Every time in [lo, hi] at least `value`.
+  void Raise(size_t lo, size_t hi, uint64_t value) {
+    size_t a = lo + leaves_, b = hi + leaves_ + 1;
+    for (; a < b; a /= 2, b /= 2) {
+      if (a % 2 == 1) RaiseNode(a++, value);
+      if (b % 2 == 1) RaiseNode(--b, value);
+    }
+    // The canonical nodes hang off the paths from the two end leaves.
+    Pull(lo + leaves_);
+    Pull(hi + leaves_);
+  }
+  // The most over the times in [lo, hi].
+  uint64_t Most(size_t lo, size_t hi) const {
+    uint64_t most = 0;
+    // Tags above the canonical nodes: on the paths from the end leaves
+    // (each of their nodes holds an end of the range).
+    for (size_t node = lo + leaves_; node >= 1; node /= 2) {
+      most = std::max(most, tag_[node]);
+    }
+    for (size_t node = hi + leaves_; node >= 1; node /= 2) {
+      most = std::max(most, tag_[node]);
+    }
+    size_t a = lo + leaves_, b = hi + leaves_ + 1;
+    for (; a < b; a /= 2, b /= 2) {
+      if (a % 2 == 1) most = std::max(most, most_[a++]);
+      if (b % 2 == 1) most = std::max(most, most_[--b]);
+    }
+    return most;
+  }
+
+ private:
+  void RaiseNode(size_t node, uint64_t value) {
+    tag_[node] = std::max(tag_[node], value);
+    most_[node] = std::max(most_[node], value);
+  }
+  void Pull(size_t leaf) {
+    for (size_t node = leaf / 2; node >= 1; node /= 2) {
+      most_[node] =
+          std::max({tag_[node], most_[2 * node], most_[2 * node + 1]});
+    }
+  }
+
+  size_t leaves_ = 1;
+  std::vector<uint64_t> tag_, most_;
+};
+
+// Dives (above) without the overlap graph: the same levels, covers and
+// plans (multi_fit_test holds the two to one answer), for items whose
+// lifetimes meet in too many pairs for the graph. An unplaced item's
+// lowest offset is the highest end over its lifetime of the items placed
+// (SkylineTree), aligned; it only rises, so each unplaced item waits in a
+// LevelHeap at the band of the lowest offset it last had, and one that
+// comes up is looked at again: where it rose past that band, it goes back
+// in at its new one.
+// The level is every unplaced item whose lowest offset is in the lowest
+// band, so a dive costs O(log) per look instead of a graph's pairs.
+class TimeDives {
+ public:
+  TimeDives(const std::vector<PlanItem>& items, const TimeAxis& times)
+      : weights_(items, times), skyline_(times.size()) {
+    for (const PlanItem& item : items) {
+      sizes_.push_back(item.size);
+      alignments_.push_back(item.alignment);
+      firsts_.push_back(item.lifetime.first);
+      lasts_.push_back(item.lifetime.last);
+      lo_.push_back(static_cast<uint32_t>(times.IndexOf(item.lifetime.first)));
+      hi_.push_back(static_cast<uint32_t>(times.IndexOf(item.lifetime.last)));
+    }
+    sizes_shift_ = BandShift(sizes_);
+    band_shift_ = sizes_shift_;
+    band_value_.resize(items.size());
+    best_.resize(items.size() + 1);
+    before_.resize(items.size() + 1);
+  }
+
+  // As Dives::UseBands.
+  void UseBands(bool bands) { band_shift_ = bands ? sizes_shift_ : 0; }
+
+  // A dive still going at `until` stops there, with no plan: where many
+  // lifetimes span the whole problem, every level holds nearly every item
+  // (100,000 items: seconds a dive).
+  void StopAt(std::chrono::steady_clock::time_point until) { until_ = until; }
+
+  // As Dives::Dive; empty where it stopped (StopAt).
+  std::vector<uint64_t> Dive(const std::vector<double>& priority) {
+    const size_t n = sizes_.size();
+    const std::vector<double>& weight = weights_.Weigh(priority);
+    std::vector<uint64_t> offsets(n, 0);
+    skyline_.Clear();
+    placed_.assign(n, 0);
+    queue_.Clear();
+    for (uint32_t i = 0; i < n; ++i) {
+      if (sizes_[i] > 0) queue_.Push(0, i);
+    }
+    auto lowest = [&](uint32_t i) {
+      return AlignUpInBound(skyline_.Most(lo_[i], hi_[i]), alignments_[i]);
+    };
+    auto place = [&](uint32_t i, uint64_t offset) {
+      offsets[i] = offset;
+      placed_[i] = 1;
+      skyline_.Raise(lo_[i], hi_[i], offset + sizes_[i]);
+    };
+    // The clock is read every kLooksPerClock items looked at.
+    uint64_t looks = 0;
+    auto out_of_time = [&] {
+      if (++looks < kLooksPerClock) return false;
+      looks = 0;
+      return std::chrono::steady_clock::now() >= until_;
+    };
+    while (!queue_.empty()) {
+      // The items waiting in the lowest band: those still there form the
+      // level (none can be below it, and lowest offsets only rise).
+      const uint64_t band = queue_.PopLevel(&popped_);
+      level_.clear();
+      for (uint32_t i : popped_) {
+        if (out_of_time()) return {};
+        const uint64_t at = lowest(i);
+        if (at >> band_shift_ != band) {
+          queue_.Push(at >> band_shift_, i);
+        } else {
+          level_.push_back(i);
+          band_value_[i] = at;
+        }
+      }
+      std::sort(level_.begin(), level_.end(), [&](uint32_t a, uint32_t b) {
+        return lasts_[a] != lasts_[b] ? lasts_[a] < lasts_[b] : a < b;
+      });
+      for (uint32_t i : Cover(weight)) place(i, band_value_[i]);
+      // As in Dives: the others that no chosen one raised go too, in turn;
+      // the rest wait at their new lowest offsets.
+      for (uint32_t i : level_) {
+        if (placed_[i]) continue;
+        if (out_of_time()) return {};
+        const uint64_t now = lowest(i);
+        if (now == band_value_[i]) {
+          place(i, now);
+        } else {
+          queue_.Push(now >> band_shift_, i);
+        }
+      }
+    }
+    return offsets;
+  }
+
+ private:
+  // As Dives::Cover, over level_ (in order of last time): a heaviest set
+  // with pairwise disjoint lifetimes.
+  const std::vector<uint32_t>& Cover(const std::vector<double>& weight) {
+    chosen_.clear();
+    const size_t m = level_.size();
+    best_[0] = 0;
+    for (size_t k = 0; k < m; ++k) {
+      const uint32_t i = level_[k];
+      // The level's items that end before i starts: its first ones.
+      const size_t prefix = static_cast<size_t>(
+          std::partition_point(
+              level_.begin(), level_.begin() + k,
+              [&](uint32_t j) { return lasts_[j] < firsts_[i]; }) -
+          level_.begin());
+      const double with = best_[prefix] + weight[i];
+      if (with > best_[k]) {
+        best_[k + 1] = with;
+        before_[k + 1] = prefix;
+      } else {
+        best_[k + 1] = best_[k];
+        before_[k + 1] = k + 1;  // Not taken.
+      }
+    }
+    for (size_t k = m; k > 0;) {
+      if (before_[k] == k) {
+        --k;
+      } else {
+        chosen_.push_back(level_[k - 1]);
+        k = before_[k];
+      }
+    }
+    return chosen_;
+  }
+
+  // About a millisecond of looks (each a query of the skyline).
+  static constexpr uint64_t kLooksPerClock = 10'000;
+
+  DiveWeights weights_;
+  SkylineTree skyline_;
+  std::chrono::steady_clock::time_point until_ =
+      std::chrono::steady_clock::time_point::max();
+  int sizes_shift_ = 0;  // As in Dives.
+  int band_shift_ = 0;
+  std::vector<uint64_t> sizes_, alignments_;
+  std::vector<TimeValue> firsts_, lasts_;
+  std::vector<uint32_t> lo_, hi_;     // Compressed lifetimes.
+  std::vector<uint64_t> band_value_;  // A level item's lowest offset.
+  std::vector<uint8_t> placed_;
+  LevelHeap queue_;  // Unplaced items, at the bands they last could take.
+  std::vector<uint32_t> popped_, level_, chosen_;
+  std::vector<double> best_;
+  std::vector<size_t> before_;
+};
+
 class Tries {
  public:
   Tries(const std::vector<PlanItem>& items, const TimeAxis& times)
@@ -773,17 +986,11 @@ std::optional<OverlapGraph> DiveGraph(const std::vector<PlanItem>& items) {
 // against 1.1334x, asplos2024 1.0681x against 1.0673x. Any line from 0.3
 // to 0.7 of the excess did about as well on the generated families at 300
 // and 500 buffers; on asplos2024 they ranged from 1.095x to 1.107x.
-template <typename More>
-Placement RunDives(const std::vector<PlanItem>& items, const TimeAxis& times,
-                   const OverlapGraph& overlaps,
-                   const std::vector<uint64_t>& rank, uint64_t lower_bound,
-                   const std::vector<uint64_t>& from, More more, Flips flips,
-                   Bands bands, uint64_t* dives) {
+template <typename Diver, typename More>
+void RunChain(const std::vector<PlanItem>& items, Diver& diver, Tries& tries,
+              const std::vector<uint64_t>& rank, uint64_t lower_bound,
+              More more, Flips flips, Bands bands, uint64_t* dives) {
   const size_t n = items.size();
-  Tries tries(items, times);
-  tries.UseOverlaps(&overlaps);
-  tries.Keep(from);
-  Dives diver(items, times, overlaps);
   std::vector<double> priority(rank.begin(), rank.end());
   SplitMix64 noise(kJitterSeed);
   uint64_t dive = 0;
@@ -798,6 +1005,7 @@ Placement RunDives(const std::vector<PlanItem>& items, const TimeAxis& times,
       }
     }
     std::vector<uint64_t> offsets = diver.Dive(priority);
+    if (offsets.size() != n) break;  // Stopped (TimeDives::StopAt).
     const uint64_t height = PlacementHeight(items, offsets);
     const uint64_t line = height > lower_bound
                               ? lower_bound + (height - lower_bound) / 2
@@ -819,8 +1027,31 @@ Placement RunDives(const std::vector<PlanItem>& items, const TimeAxis& times,
     }
     tries.Keep(std::move(offsets));
   }
-  if (tries.height() > lower_bound) tries.FlipHeld();
   *dives = dive;
+}
+
+// The chain over the overlap graph where there is one (Dives), else over
+// time (TimeDives: the same plans, for more pairs than a graph holds).
+template <typename More>
+Placement RunDives(const std::vector<PlanItem>& items, const TimeAxis& times,
+                   const OverlapGraph* overlaps,
+                   const std::vector<uint64_t>& rank, uint64_t lower_bound,
+                   const std::vector<uint64_t>& from, More more, Flips flips,
+                   Bands bands, uint64_t* dives,
+                   std::chrono::steady_clock::time_point stop_by =
+                       std::chrono::steady_clock::time_point::max()) {
+  Tries tries(items, times);
+  if (overlaps != nullptr) tries.UseOverlaps(overlaps);
+  tries.Keep(from);
+  if (overlaps != nullptr) {
+    Dives diver(items, times, *overlaps);
+    RunChain(items, diver, tries, rank, lower_bound, more, flips, bands, dives);
+  } else {
+    TimeDives diver(items, times);
+    diver.StopAt(stop_by);
+    RunChain(items, diver, tries, rank, lower_bound, more, flips, bands, dives);
+  }
+  if (tries.height() > lower_bound) tries.FlipHeld();
   return tries.Take();
 }
 
@@ -892,9 +1123,9 @@ Placement PlaceItems(const std::vector<PlanItem>& items, uint64_t enough,
     auto run_second = [&] {
       uint64_t unused = 0;
       try {
-        second =
-            RunDives(items, times, *overlaps, start_rank, lower_bound, best_fit,
-                     more, Flips::kLowestAtEnd, Bands::kAlternate, &unused);
+        second = RunDives(items, times, &*overlaps, start_rank, lower_bound,
+                          best_fit, more, Flips::kLowestAtEnd,
+                          Bands::kAlternate, &unused);
       } catch (const std::bad_alloc&) {
         // Out of memory: the first chain's plans stand.
       }
@@ -912,7 +1143,7 @@ Placement PlaceItems(const std::vector<PlanItem>& items, uint64_t enough,
       }
     } join{helper};
     uint64_t dives = 0;
-    tries.Keep(RunDives(items, times, *overlaps, area_rank, lower_bound,
+    tries.Keep(RunDives(items, times, &*overlaps, area_rank, lower_bound,
                         best_fit, more, Flips::kLowestAtEnd, Bands::kAlways,
                         &dives)
                    .offsets);
@@ -986,11 +1217,11 @@ std::optional<Placement> DiveUntil(const std::vector<PlanItem>& items,
                                    const DiveBudget& budget, uint64_t* dives) {
   *dives = 0;
   if (!ValidatePlanItems(items).ok() || items.empty()) return std::nullopt;
+  // Over time where the graph would be too large (TimeDives).
   const std::optional<OverlapGraph> overlaps = DiveGraph(items);
-  if (!overlaps) return std::nullopt;
   const TimeAxis times = LifetimeAxis(items);
   Tries tries(items, times);
-  tries.UseOverlaps(&*overlaps);
+  if (overlaps) tries.UseOverlaps(&*overlaps);
   const std::vector<size_t> by_size = BySize(items);
   tries.Keep(tries.PlaceInOrder(by_size));
   const std::vector<size_t> by_area = ByArea(items, by_size);
@@ -1024,7 +1255,7 @@ std::optional<Placement> DiveUntil(const std::vector<PlanItem>& items,
     auto last = std::chrono::steady_clock::now();
     uint64_t told = tries.height();
     tries.Keep(RunDives(
-                   items, times, *overlaps,
+                   items, times, overlaps ? &*overlaps : nullptr,
                    Ranks(chain == 0 ? ByStart(items, by_area) : by_area),
                    lower_bound, tries.offsets(),
                    [&](uint64_t dive, uint64_t height) {
@@ -1044,11 +1275,31 @@ std::optional<Placement> DiveUntil(const std::vector<PlanItem>& items,
                      last = std::chrono::steady_clock::now();
                      return more;
                    },
-                   Flips::kNearBest, Bands::kAlways, &ran)
+                   Flips::kNearBest, Bands::kAlways, &ran, until)
                    .offsets);
     *dives += ran;
   }
   return tries.Take();
+}
+
+std::vector<uint64_t> DiveOnceForTest(
+    const std::vector<PlanItem>& items, const std::vector<double>& priority,
+    bool bands, bool over_time, std::chrono::steady_clock::time_point until) {
+  if (!ValidatePlanItems(items).ok() || priority.size() != items.size()) {
+    return {};
+  }
+  const TimeAxis times = LifetimeAxis(items);
+  if (over_time) {
+    TimeDives diver(items, times);
+    diver.UseBands(bands);
+    diver.StopAt(until);
+    return diver.Dive(priority);
+  }
+  const std::optional<OverlapGraph> overlaps = DiveGraph(items);
+  if (!overlaps) return {};
+  Dives diver(items, times, *overlaps);
+  diver.UseBands(bands);
+  return diver.Dive(priority);
 }
 
 }  // namespace planner

@@ -83,12 +83,28 @@ struct DiveBudget {
 // dives never give a higher plan) past multi_fit's bound on their number,
 // within `budget` or until a plan at the live-bytes bound: its two chains
 // one after the other, the start ranks' with half the time and dives, then
-// the area ranks'. The lowest plan found, and in *dives how many dives ran;
-// empty where multi_fit would not dive (more than kMaxSkylineItems items,
-// or an overlap graph past its bound) or the items are invalid. Reads
-// `items` only, so it may run beside other readers.
+// the area ranks'. Where multi_fit would not dive (more than
+// kMaxSkylineItems items, or an overlap graph past its bound) the same
+// dives run over the times instead of the graph (TimeDives in
+// multi_fit.cc), each stopped where it would pass `budget.until`. The
+// lowest plan found, and in *dives how many dives ran; empty where the
+// items are invalid or none. Reads `items` only, so it may run beside
+// other readers.
 std::optional<Placement> DiveUntil(const std::vector<PlanItem>& items,
                                    const DiveBudget& budget, uint64_t* dives);
+
+// One squeaky-wheel dive from `priority` (one per item), its levels in
+// bands of offsets or not, over the lifetimes' overlap graph or, with
+// `over_time`, over the times without one (as the dives go past the
+// graph's bound): the same offsets either way, which multi_fit_test
+// checks. Empty where the items are invalid, or the graph is past its
+// bound and `over_time` is false, or a dive over time is still going at
+// `until`. For tests.
+std::vector<uint64_t> DiveOnceForTest(
+    const std::vector<PlanItem>& items, const std::vector<double>& priority,
+    bool bands, bool over_time,
+    std::chrono::steady_clock::time_point until =
+        std::chrono::steady_clock::time_point::max());
 
 }  // namespace planner
 }  // namespace memplan

@@ -348,13 +348,95 @@ TEST(DiveUntilTest, StopsAtTheBound) {
   EXPECT_LT(dives, 1000u);
 }
 
-TEST(DiveUntilTest, EmptyWhereMultiFitWouldNotDive) {
+// Lifetimes that nearly all meet: more pairs than the dives' graph holds
+// (each of these items meets every other, about 1.3M pairs), so the dives
+// go over time (TimeDives).
+std::vector<PlanItem> DenseItems(uint32_t seed, size_t n) {
+  std::mt19937 rng(seed);
+  std::vector<PlanItem> items;
+  for (size_t i = 0; i < n; ++i) {
+    const int64_t first = static_cast<int64_t>(rng() % 100);
+    const int64_t last = 900 + static_cast<int64_t>(rng() % 100);
+    items.push_back(
+        {1 + rng() % 5000, uint64_t{1} << (rng() % 5), first, last});
+  }
+  return items;
+}
+
+TEST(DiveUntilTest, DivesOverTimePastTheGraphsBound) {
+  const std::vector<PlanItem> items = DenseItems(4, 1600);
+  Result<Placement> best_fit = BestFitAlgorithm().Place(items, {});
+  ASSERT_TRUE(best_fit.ok());
   uint64_t dives = 0;
-  const std::vector<PlanItem> large =
-      RandomItems(3, MultiFitAlgorithm::kMaxSkylineItems + 1);
-  EXPECT_FALSE(DiveUntil(large, Dives(10), &dives).has_value());
+  std::optional<Placement> placed = DiveUntil(items, Dives(2), &dives);
+  ASSERT_TRUE(placed.has_value());
+  ExpectValid(items, *placed);
+  EXPECT_EQ(dives, 2u);
+  EXPECT_LE(placed->height, best_fit->height);
+  EXPECT_GE(placed->height, LiveBytesLowerBound(items));
+  // None starts past the deadline.
+  DiveBudget late = Dives(2);
+  late.until = std::chrono::steady_clock::now();
+  std::optional<Placement> stopped = DiveUntil(items, late, &dives);
+  ASSERT_TRUE(stopped.has_value());
+  EXPECT_EQ(dives, 0u);
+  EXPECT_EQ(stopped->offsets, best_fit->offsets);
+  // And one going past it stops (its first clock reading is 10,000 items
+  // into the dive; this one looks at about 2.5M): no plan from it.
+  std::vector<double> priority(items.size(), 0);
+  EXPECT_TRUE(DiveOnceForTest(items, priority, true, true,
+                              std::chrono::steady_clock::now())
+                  .empty());
+}
+
+TEST(DiveUntilTest, EmptyOnlyWhereTheItemsAreInvalidOrNone) {
+  uint64_t dives = 0;
   EXPECT_FALSE(DiveUntil({{8, 1, 3, 2}}, Dives(10), &dives).has_value());
   EXPECT_FALSE(DiveUntil({}, Dives(10), &dives).has_value());
+}
+
+// The dives over time (TimeDives) are the dives over the graph (Dives)
+// without it: the same levels, covers and offsets, whatever the
+// priorities, bands or alignments. A second implementation on purpose, for
+// items whose graph would be too large; this holds the two to one answer.
+TEST(DiveOnceTest, OverTimeAsOverTheGraph) {
+  std::mt19937 rng(17);
+  int compared = 0;
+  for (uint32_t round = 0; round < 300; ++round) {
+    const size_t n = 1 + rng() % 250;
+    const uint64_t shared_alignment = uint64_t{1} << (rng() % 7);
+    const bool mixed = rng() % 2 == 0;
+    const int64_t span = 1 + static_cast<int64_t>(rng() % (2 * n));
+    std::vector<PlanItem> items;
+    for (size_t i = 0; i < n; ++i) {
+      const int64_t first = static_cast<int64_t>(rng() % span);
+      // Mostly short lifetimes, some to the end, a few over everything.
+      const int64_t last = rng() % 20 == 0 ? span
+                           : rng() % 10 == 0
+                               ? first + static_cast<int64_t>(rng() % span)
+                               : first + static_cast<int64_t>(rng() % 6);
+      const uint64_t size = rng() % 9 == 0   ? 0
+                            : rng() % 2 == 0 ? 64 * (1 + rng() % 16)
+                                             : 1 + rng() % 5000;
+      items.push_back({size,
+                       mixed ? uint64_t{1} << (rng() % 7) : shared_alignment,
+                       rng() % 15 == 0 ? 0 : first, last});
+    }
+    std::vector<double> priority(n);
+    for (double& p : priority) p = static_cast<double>(rng() % 50);
+    for (bool bands : {true, false}) {
+      SCOPED_TRACE("round " + std::to_string(round) +
+                   (bands ? " bands" : " exact levels"));
+      const std::vector<uint64_t> graph =
+          DiveOnceForTest(items, priority, bands, false);
+      const std::vector<uint64_t> time =
+          DiveOnceForTest(items, priority, bands, true);
+      ASSERT_EQ(graph.size(), n);
+      ASSERT_EQ(time, graph);
+      ++compared;
+    }
+  }
+  EXPECT_EQ(compared, 600);
 }
 
 TEST(SkylineTest, FillsEachLowestRunAndGivesUpPastItsWork) {
