@@ -86,6 +86,49 @@ BENCHMARK_CAPTURE(PlanUniform, multi_fit, std::string("multi_fit"))
     ->Arg(100000)
     ->Unit(benchmark::kMillisecond);
 
+// exact on tens of thousands of items, past its searches and past the
+// dives' overlap graph (16,384 items or 1M pairs): dives over time
+// (planner/multi_fit.cc TimeDives) for a 5 s budget, against best fit's
+// plan before (its rows above).
+void PlanLarge(benchmark::State& state, bool model_like) {
+  const size_t n = static_cast<size_t>(state.range(0));
+  std::vector<planner::PlanItem> items;
+  if (model_like) {
+    WorkloadShape shape;
+    shape.items = n;
+    items = ModelLikeWorkload(shape);
+  } else {
+    items = UniformWorkload(n, 1);
+  }
+  const uint64_t lower_bound = planner::LiveBytesLowerBound(items);
+  std::unique_ptr<planner::Algorithm> exact = planner::MakeAlgorithm("exact");
+  planner::AlgorithmOptions options;
+  options.max_seconds = 5.0;
+  planner::Placement placement;
+  for (auto _ : state) {
+    Result<planner::Placement> result = exact->Place(items, options);
+    if (!result.ok()) {
+      state.SkipWithError(result.error().ToString().c_str());
+      return;
+    }
+    placement = std::move(*result);
+  }
+  state.counters["items"] = static_cast<double>(n);
+  state.counters["height_over_lb"] =
+      static_cast<double>(placement.height) / lower_bound;
+}
+BENCHMARK_CAPTURE(PlanLarge, exact_model_like, true)
+    ->Arg(20'000)
+    ->Arg(50'000)
+    ->Arg(100'000)
+    ->Unit(benchmark::kMillisecond)
+    ->Iterations(1);
+BENCHMARK_CAPTURE(PlanLarge, exact_uniform, false)
+    ->Arg(20'000)
+    ->Arg(50'000)
+    ->Arg(100'000)
+    ->Unit(benchmark::kMillisecond)
+    ->Iterations(1);
 // Fully nested lifetimes, as a training graph keeps its activations for the
 // backward pass: item i lives over [i, 2n - i], sizes at random, so the
 // decreasing-size order is unrelated to the nesting. Every item is over
