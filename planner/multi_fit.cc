@@ -368,6 +368,42 @@ int BandShift(std::vector<uint64_t> sizes) {
   return std::max(0, log2 - kBandBelowMedian);
 }
 
+// Weighted interval scheduling: of `level` (items in order of last time),
+// a heaviest set with pairwise disjoint lifetimes, appended to *chosen;
+// prefix(k) is how many of the level's items end before its k-th starts
+// (its first ones). best and before have room for one more than the level.
+template <typename Prefix>
+void HeaviestCover(const std::vector<uint32_t>& level,
+                   const std::vector<double>& weight, Prefix prefix,
+                   std::vector<double>* best_of, std::vector<size_t>* before_of,
+                   std::vector<uint32_t>* chosen) {
+  const size_t m = level.size();
+  // best[k]: the heaviest of the first k.
+  double* __restrict best = best_of->data();
+  // before[k]: where item k - 1 is taken, the prefix left.
+  size_t* __restrict before = before_of->data();
+  best[0] = 0;
+  for (size_t k = 0; k < m; ++k) {
+    const size_t left = prefix(k);
+    const double with = best[left] + weight[level[k]];
+    if (with > best[k]) {
+      best[k + 1] = with;
+      before[k + 1] = left;
+    } else {
+      best[k + 1] = best[k];
+      before[k + 1] = k + 1;  // Not taken.
+    }
+  }
+  for (size_t k = m; k > 0;) {
+    if (before[k] == k) {
+      --k;
+    } else {
+      chosen->push_back(level[k - 1]);
+      k = before[k];
+    }
+  }
+}
+
 // Dives over the lifetimes' overlap graph, as exact's canonical search's
 // first dive goes but with no capacity, level by level: a level is the
 // lowest offset an unplaced item can take, and of the items that can go
@@ -553,42 +589,28 @@ class Dives {
     chosen_.clear();
     const size_t m = level_items_.size();
     if (m <= 1) return m == 1 ? level_items_ : chosen_;
-    // best_[k]: the heaviest of the first k.
-    best_[0] = 0;
-    // before_[k]: where item k - 1 is taken, the prefix left.
-    for (size_t k = 0; k < m; ++k) {
-      const uint32_t i = level_items_[k];
-      // The level's items that end before i starts: its first ones (all
-      // k before it, where the one right before does), as many as have
-      // bits before i's first place after them.
-      size_t prefix = k;
-      if (k > 0 && lasts_[level_items_[k - 1]] >= firsts_[i]) {
-        const size_t w = before_place_[i] / 64;
-        if (w < lo) {
-          prefix = 0;
-        } else {
-          const uint64_t below = (uint64_t{1} << (before_place_[i] % 64)) - 1;
-          prefix = words_before_[w - lo] +
-                   static_cast<size_t>(BitCount(level_[w] & below));
-        }
-      }
-      const double with = best_[prefix] + weight[i];
-      if (with > best_[k]) {
-        best_[k + 1] = with;
-        before_[k + 1] = prefix;
-      } else {
-        best_[k + 1] = best_[k];
-        before_[k + 1] = k + 1;  // Not taken.
-      }
-    }
-    for (size_t k = m; k > 0;) {
-      if (before_[k] == k) {
-        --k;
-      } else {
-        chosen_.push_back(level_items_[k - 1]);
-        k = before_[k];
-      }
-    }
+    HeaviestCover(
+        level_items_, weight,
+        [&](size_t k) {
+          const uint32_t i = level_items_[k];
+          // The level's items that end before i starts: its first ones
+          // (all k before it, where the one right before does), as many as
+          // have bits before i's first place after them.
+          size_t prefix = k;
+          if (k > 0 && lasts_[level_items_[k - 1]] >= firsts_[i]) {
+            const size_t w = before_place_[i] / 64;
+            if (w < lo) {
+              prefix = 0;
+            } else {
+              const uint64_t below =
+                  (uint64_t{1} << (before_place_[i] % 64)) - 1;
+              prefix = words_before_[w - lo] +
+                       static_cast<size_t>(BitCount(level_[w] & below));
+            }
+          }
+          return prefix;
+        },
+        &best_, &before_, &chosen_);
     return chosen_;
   }
 
@@ -779,33 +801,18 @@ class TimeDives {
   // with pairwise disjoint lifetimes.
   const std::vector<uint32_t>& Cover(const std::vector<double>& weight) {
     chosen_.clear();
-    const size_t m = level_.size();
-    best_[0] = 0;
-    for (size_t k = 0; k < m; ++k) {
-      const uint32_t i = level_[k];
-      // The level's items that end before i starts: its first ones.
-      const size_t prefix = static_cast<size_t>(
-          std::partition_point(
-              level_.begin(), level_.begin() + k,
-              [&](uint32_t j) { return lasts_[j] < firsts_[i]; }) -
-          level_.begin());
-      const double with = best_[prefix] + weight[i];
-      if (with > best_[k]) {
-        best_[k + 1] = with;
-        before_[k + 1] = prefix;
-      } else {
-        best_[k + 1] = best_[k];
-        before_[k + 1] = k + 1;  // Not taken.
-      }
-    }
-    for (size_t k = m; k > 0;) {
-      if (before_[k] == k) {
-        --k;
-      } else {
-        chosen_.push_back(level_[k - 1]);
-        k = before_[k];
-      }
-    }
+    HeaviestCover(
+        level_, weight,
+        [&](size_t k) {
+          // The level's items that end before item k starts: its first ones.
+          const TimeValue first = firsts_[level_[k]];
+          return static_cast<size_t>(
+              std::partition_point(
+                  level_.begin(), level_.begin() + k,
+                  [&](uint32_t j) { return lasts_[j] < first; }) -
+              level_.begin());
+        },
+        &best_, &before_, &chosen_);
     return chosen_;
   }
 
