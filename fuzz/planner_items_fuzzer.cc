@@ -4,7 +4,8 @@
 // placement is checked independently (no shared bytes between items whose
 // lifetimes overlap, alignment, height, lower bound, the padded-sum bound
 // ValidatePlanItems relies on) and differentially: exact (when proven) <=
-// best_fit, greedy and naive; greedy <= naive at one alignment.
+// best_fit, greedy and naive; greedy <= naive at one alignment; multi_fit's
+// dives over the times give the dives over the graph's plan.
 #include <fuzzer/FuzzedDataProvider.h>
 
 #include <cstdint>
@@ -16,6 +17,7 @@
 
 #include "planner/algorithm.h"
 #include "planner/lower_bound.h"
+#include "planner/multi_fit.h"
 #include "properties/check.h"
 #include "properties/plan.h"
 #include "properties/report.h"
@@ -213,6 +215,27 @@ void PlaceAndCheck(const std::vector<PlanItem>& items, memplan::Device device) {
   }
 }
 
+// One dive over the times and one over the overlap graph, with priorities
+// from the bytes, in bands and in exact levels: the same offsets
+// (multi_fit.cc's TimeDives are Dives without the graph).
+void DivesAgree(const std::vector<PlanItem>& items, FuzzedDataProvider& in) {
+  if (!memplan::planner::ValidatePlanItems(items).ok()) return;
+  std::vector<double> priority(items.size());
+  for (double& p : priority) {
+    p = static_cast<double>(in.ConsumeIntegralInRange<int>(0, 50));
+  }
+  for (bool bands : {true, false}) {
+    const std::vector<uint64_t> graph =
+        memplan::planner::DiveOnceForTest(items, priority, bands, false);
+    const std::vector<uint64_t> time =
+        memplan::planner::DiveOnceForTest(items, priority, bands, true);
+    if (graph.size() != items.size() || time != graph) {
+      Fail("multi_fit dives", std::string("over the times unlike over the ") +
+                                  "graph" + (bands ? " (bands)" : ""));
+    }
+  }
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
@@ -223,5 +246,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::vector<PlanItem> items = ConsumeItems(in);
   PlaceAndCheck(items, device);
   PlaceAndCheck(PlannerLike(items), device);
+  DivesAgree(items, in);
   return 0;
 }
