@@ -102,10 +102,10 @@ std::optional<Placement> DiveUntil(const std::vector<PlanItem>& items,
 // One squeaky-wheel dive from `priority` (one per item), its levels in
 // bands of offsets or not, over the lifetimes' overlap graph or, with
 // `over_time`, over the times without one (as the dives go past the
-// graph's bound): the same offsets either way, which multi_fit_test
-// checks. Empty where the items are invalid, or the graph is past its
-// bound and `over_time` is false, or a dive over time is still going at
-// `until`. For tests.
+// graph's bound): the same offsets either way, which multi_fit_test and
+// planner_items_fuzzer check. Empty where the items are invalid, or the
+// graph is past its bound and `over_time` is false, or a dive over time is
+// still going at `until`. For tests.
 std::vector<uint64_t> DiveOnceForTest(
     const std::vector<PlanItem>& items, const std::vector<double>& priority,
     bool bands, bool over_time,
