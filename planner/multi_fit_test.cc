@@ -412,19 +412,30 @@ TEST(DiveOnceTest, OverTimeAsOverTheGraph) {
     const bool mixed = rng() % 2 == 0;
     const int64_t span = 1 + static_cast<int64_t>(rng() % (2 * n));
     std::vector<PlanItem> items;
+    // Rounds where many items live from (or nearly from) the start to (or
+    // nearly to) the end: dives over the times then start on a flat
+    // skyline.
+    const bool from_start = round % 3 == 0;
     for (size_t i = 0; i < n; ++i) {
-      const int64_t first = static_cast<int64_t>(rng() % span);
+      int64_t first = static_cast<int64_t>(rng() % span);
       // Mostly short lifetimes, some to the end, a few over everything.
-      const int64_t last = rng() % 20 == 0 ? span
-                           : rng() % 10 == 0
-                               ? first + static_cast<int64_t>(rng() % span)
-                               : first + static_cast<int64_t>(rng() % 6);
+      int64_t last = rng() % 20 == 0 ? span
+                     : rng() % 10 == 0
+                         ? first + static_cast<int64_t>(rng() % span)
+                         : first + static_cast<int64_t>(rng() % 6);
+      if (rng() % 15 == 0) first = 0;
+      if (from_start && rng() % 2 == 0) {  // At or near both ends.
+        first = rng() % 2 == 0 ? 0 : static_cast<int64_t>(rng() % 3);
+        last = rng() % 2 == 0 ? span : span - static_cast<int64_t>(rng() % 3);
+        first = std::min(first, span);
+        last = std::max(first, last);
+      }
       const uint64_t size = rng() % 9 == 0   ? 0
                             : rng() % 2 == 0 ? 64 * (1 + rng() % 16)
                                              : 1 + rng() % 5000;
       items.push_back({size,
                        mixed ? uint64_t{1} << (rng() % 7) : shared_alignment,
-                       rng() % 15 == 0 ? 0 : first, last});
+                       first, last});
     }
     std::vector<double> priority(n);
     for (double& p : priority) p = static_cast<double>(rng() % 50);
