@@ -1720,11 +1720,10 @@ Result<Placement> PlaceItems(const std::vector<PlanItem>& items,
   // pairs, over the times), a dive counted as one node an item, up to half
   // the nodes. Until 2026-12-07 no dive ran past the graph's bound, so
   // exact gave best fit's plan there: at 5 s (planner_bench PlanLarge)
-  // model-like 20,000 / 50,000 items 1.0605x / 1.0654x -> 1.0049x /
-  // 1.0357x the bound, 100,000 1.0650x as before (a level there holds
-  // nearly every item while the 500 that live throughout go in one by
-  // one: no dive ends in 2.5 s); lifetimes with no model's shape 1.1067x /
-  // 1.1031x / 1.0655x -> 1.0155x / 1.0116x / 1.0344x.
+  // model-like 20,000 / 50,000 / 100,000 items 1.0605x / 1.0654x /
+  // 1.0650x -> 1.0049x / 1.0256-1.0312x / 1.0233-1.0305x the bound,
+  // lifetimes with no model's shape 1.1067x / 1.1031x / 1.0655x ->
+  // 1.0155x / 1.0116x / 1.0183x.
   // Until 2026-12-06 exact gave multi_fit's plan there:
   // asplos2024 A..K overlaid twice at 0.30 (hard_planner_bench --overlay,
   // 6,224 items in one part) 1.0566x the bound, now 1.0455x at 5 s; 16,000
