@@ -784,6 +784,7 @@ class TimeDives {
     skyline_.Clear();
     placed_.assign(n, 0);
     queue_.Clear();
+    level_.Clear();  // A dive that stopped left its level.
     for (uint32_t i = 0; i < n; ++i) {
       if (sizes_[i] > 0) queue_.Push(0, i);
     }
