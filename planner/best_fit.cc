@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <numeric>
 
+#include "planner/highest_ends.h"
 #include "planner/lower_bound.h"
 #include "planner/time_axis.h"
 #include "runtime/core/checked_math.h"
@@ -196,64 +197,6 @@ class BlockTops {
   size_t size_ = 1;
   std::vector<uint64_t> max_;
   std::vector<uint64_t> min_;
-};
-
-// Per time, the highest end of any item placed then (0 where none is), in
-// a segment tree: a node's tag is an end over every time under it, its max
-// the highest end over them (its tag's and its subtree's). An offset at or
-// above the highest end over a lifetime is free throughout it, which takes
-// no look at the occupancy sets.
-class HighestEnds {
- public:
-  explicit HighestEnds(size_t leaves) {
-    size_ = 1;
-    while (size_ < leaves) size_ <<= 1;
-    nodes_.assign(2 * size_, Node{0, 0});
-  }
-
-  // Whether some end over [lo, hi] is above `offset`.
-  bool Above(size_t lo, size_t hi, uint64_t offset) const {
-    // The tags above: every node whose span holds time lo or time hi.
-    for (size_t a = (lo + size_) >> 1, b = (hi + size_) >> 1; a >= 1;
-         a >>= 1, b >>= 1) {
-      if (nodes_[a].tag > offset || nodes_[b].tag > offset) return true;
-    }
-    for (size_t l = lo + size_, r = hi + size_ + 1; l < r; l >>= 1, r >>= 1) {
-      if ((l & 1) && nodes_[l++].max > offset) return true;
-      if ((r & 1) && nodes_[--r].max > offset) return true;
-    }
-    return false;
-  }
-
-  void Raise(size_t lo, size_t hi, uint64_t end) {
-    for (size_t l = lo + size_, r = hi + size_ + 1; l < r; l >>= 1, r >>= 1) {
-      if (l & 1) Tag(l++, end);
-      if (r & 1) Tag(--r, end);
-    }
-    for (size_t a = (lo + size_) >> 1, b = (hi + size_) >> 1; a >= 1;
-         a >>= 1, b >>= 1) {
-      Pull(a);
-      if (b != a) Pull(b);
-    }
-  }
-
- private:
-  struct Node {
-    uint64_t max;  // The highest end over the node's times.
-    uint64_t tag;  // An end over all of them.
-  };
-
-  void Tag(size_t node, uint64_t end) {
-    nodes_[node].tag = std::max(nodes_[node].tag, end);
-    nodes_[node].max = std::max(nodes_[node].max, end);
-  }
-  void Pull(size_t node) {
-    nodes_[node].max = std::max(
-        {nodes_[node].max, nodes_[2 * node].max, nodes_[2 * node + 1].max});
-  }
-
-  size_t size_ = 1;
-  std::vector<Node> nodes_;
 };
 
 // The same placement, each item's conflicts gathered by `for_each_earlier`

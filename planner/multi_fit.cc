@@ -13,6 +13,7 @@
 #include <utility>
 
 #include "planner/best_fit.h"
+#include "planner/highest_ends.h"
 #include "planner/lower_bound.h"
 #include "planner/overlap_graph.h"
 #include "planner/skyline.h"
@@ -680,76 +681,16 @@ class Dives {
   std::vector<uint64_t> lowest_;
 };
 
-// The highest end over each compressed time of the items placed so far (a
-// dive's skyline): raised over a range, read as the most over a range. A
-// tag raises every time under its node; a node's most includes its tag.
-class SkylineTree {
- public:
-  explicit SkylineTree(size_t times) {
-    while (leaves_ < times) leaves_ *= 2;
-    tag_.assign(2 * leaves_, 0);
-    most_.assign(2 * leaves_, 0);
-  }
-  void Clear() {
-    std::fill(tag_.begin(), tag_.end(), 0);
-    std::fill(most_.begin(), most_.end(), 0);
-  }
-  // Every time in [lo, hi] at least `value`.
-  void Raise(size_t lo, size_t hi, uint64_t value) {
-    size_t a = lo + leaves_, b = hi + leaves_ + 1;
-    for (; a < b; a /= 2, b /= 2) {
-      if (a % 2 == 1) RaiseNode(a++, value);
-      if (b % 2 == 1) RaiseNode(--b, value);
-    }
-    // The canonical nodes hang off the paths from the two end leaves.
-    Pull(lo + leaves_);
-    Pull(hi + leaves_);
-  }
-  // The most over the times in [lo, hi].
-  uint64_t Most(size_t lo, size_t hi) const {
-    uint64_t most = 0;
-    // Tags above the canonical nodes: on the paths from the end leaves
-    // (each of their nodes holds an end of the range).
-    for (size_t node = lo + leaves_; node >= 1; node /= 2) {
-      most = std::max(most, tag_[node]);
-    }
-    for (size_t node = hi + leaves_; node >= 1; node /= 2) {
-      most = std::max(most, tag_[node]);
-    }
-    size_t a = lo + leaves_, b = hi + leaves_ + 1;
-    for (; a < b; a /= 2, b /= 2) {
-      if (a % 2 == 1) most = std::max(most, most_[a++]);
-      if (b % 2 == 1) most = std::max(most, most_[--b]);
-    }
-    return most;
-  }
-
- private:
-  void RaiseNode(size_t node, uint64_t value) {
-    tag_[node] = std::max(tag_[node], value);
-    most_[node] = std::max(most_[node], value);
-  }
-  void Pull(size_t leaf) {
-    for (size_t node = leaf / 2; node >= 1; node /= 2) {
-      most_[node] =
-          std::max({tag_[node], most_[2 * node], most_[2 * node + 1]});
-    }
-  }
-
-  size_t leaves_ = 1;
-  std::vector<uint64_t> tag_, most_;
-};
-
 // Dives (above) without the overlap graph: the same levels, covers and
 // plans (multi_fit_test holds the two to one answer), for items whose
 // lifetimes meet in too many pairs for the graph. An unplaced item's
 // lowest offset is the highest end over its lifetime of the items placed
-// (SkylineTree), aligned; it only rises, so each unplaced item waits in a
-// LevelHeap at the band of the lowest offset it last had, and one that
-// comes up is looked at again: where it rose past that band, it goes back
-// in at its new one.
-// The level is every unplaced item whose lowest offset is in the lowest
-// band, so a dive costs O(log) per look instead of a graph's pairs.
+// (HighestEnds, the tree best fit also keeps), aligned; it only rises, so each
+// unplaced item waits in a LevelHeap at the band of the lowest offset it last
+// had, and one that comes up is looked at again: where it rose past that band,
+// it goes back in at its new one. The level is every unplaced item whose lowest
+// offset is in the lowest band, so a dive costs O(log) per look instead of a
+// graph's pairs.
 class TimeDives {
  public:
   TimeDives(const std::vector<PlanItem>& items, const TimeAxis& times)
@@ -795,7 +736,7 @@ class TimeDives {
     bool flat = true;
     uint64_t flat_top = 0;
     auto lowest = [&](uint32_t i) {
-      return AlignUpInBound(flat ? flat_top : skyline_.Most(lo_[i], hi_[i]),
+      return AlignUpInBound(flat ? flat_top : skyline_.Highest(lo_[i], hi_[i]),
                             alignments_[i]);
     };
     auto place = [&](uint32_t i, uint64_t offset) {
@@ -853,7 +794,7 @@ class TimeDives {
   static constexpr uint64_t kLooksPerClock = 10'000;
 
   DiveWeights weights_;
-  SkylineTree skyline_;
+  HighestEnds skyline_;
   uint32_t last_time_;  // The last compressed time.
   std::chrono::steady_clock::time_point until_ =
       std::chrono::steady_clock::time_point::max();
