@@ -2101,9 +2101,6 @@ Result<Placement> PlaceItems(const std::vector<PlanItem>& items,
     // Chains split at half the time to the deadline, as in DiveUntil
     // alone; the dives end with the decision.
     DiveBudget budget = dive_budget(deadline, low);
-    // Only over the graph: the pace below counts a dive's pairs, and a dive
-    // over the times of a denser problem could hold the race's epochs.
-    budget.over_time = false;
     // Their lower plans reported as they come (on this thread, between the
     // first search's epochs), not only once the decision ends.
     if (options.on_progress) {

@@ -1222,7 +1222,6 @@ std::optional<Placement> DiveUntil(const std::vector<PlanItem>& items,
   if (!ValidatePlanItems(items).ok() || items.empty()) return std::nullopt;
   // Over time where the graph would be too large (TimeDives).
   const std::optional<OverlapGraph> overlaps = DiveGraph(items);
-  if (!overlaps && !budget.over_time) return std::nullopt;
   const TimeAxis times = LifetimeAxis(items);
   Tries tries(items, times);
   if (overlaps) tries.UseOverlaps(&*overlaps);

@@ -76,11 +76,6 @@ struct DiveBudget {
   // Told each lower height a chain reaches, where set (on the calling
   // thread): exact's progress where it dives alone.
   std::function<void(uint64_t height)> on_lower;
-  // Where the overlap graph would pass its bound: dives over the times
-  // (each stopped at `until`), or none (DiveUntil then gives nothing).
-  // exact's dives beside its searches have none there: they keep pace
-  // with the searches between dives, by a graph dive's pairs.
-  bool over_time = true;
 };
 
 // multi_fit's squeaky-wheel dives (best fit, then dives with their flips:
@@ -91,11 +86,10 @@ struct DiveBudget {
 // the area ranks'. Where multi_fit would not dive (more than
 // kMaxSkylineItems items, or an overlap graph past its bound) the same
 // dives run over the times instead of the graph (TimeDives in
-// multi_fit.cc), each stopped where it would pass `budget.until`, unless
-// `budget.over_time` is false. The lowest plan found, and in *dives how
-// many dives ran; empty where the items are invalid or none, or there is
-// no graph and `budget.over_time` is false. Reads `items` only, so it may
-// run beside other readers.
+// multi_fit.cc), each stopped where it would pass `budget.until`. The
+// lowest plan found, and in *dives how many dives ran; empty where the
+// items are invalid or none. Reads `items` only, so it may run beside
+// other readers.
 std::optional<Placement> DiveUntil(const std::vector<PlanItem>& items,
                                    const DiveBudget& budget, uint64_t* dives);
 

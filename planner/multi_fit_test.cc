@@ -374,10 +374,6 @@ TEST(DiveUntilTest, DivesOverTimePastTheGraphsBound) {
   EXPECT_EQ(dives, 2u);
   EXPECT_LE(placed->height, best_fit->height);
   EXPECT_GE(placed->height, LiveBytesLowerBound(items));
-  // None where asked for the graph's dives only.
-  DiveBudget graph_only = Dives(2);
-  graph_only.over_time = false;
-  EXPECT_FALSE(DiveUntil(items, graph_only, &dives).has_value());
   // None starts past the deadline.
   DiveBudget late = Dives(2);
   late.until = std::chrono::steady_clock::now();
