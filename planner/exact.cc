@@ -1718,18 +1718,19 @@ Result<Placement> PlaceItems(const std::vector<PlanItem>& items,
   // Too many items (or pairs) for the searches: multi_fit's dives for the
   // budget instead (DiveUntil; past kMaxSkylineItems items or its graph's
   // pairs, over the times), a dive counted as one node an item, up to half
-  // the nodes. Until 2026-12-07 no dive ran past the graph's bound, so
-  // exact gave best fit's plan there: at 5 s (planner_bench PlanLarge)
-  // model-like 20,000 / 50,000 / 100,000 items 1.0605x / 1.0654x /
-  // 1.0650x -> 1.0049x / 1.0256-1.0312x / 1.0233-1.0305x the bound,
-  // lifetimes with no model's shape 1.1067x / 1.1031x / 1.0655x ->
-  // 1.0155x / 1.0116x / 1.0183x.
-  // Until 2026-12-06 exact gave multi_fit's plan there:
-  // asplos2024 A..K overlaid twice at 0.30 (hard_planner_bench --overlay,
-  // 6,224 items in one part) 1.0566x the bound, now 1.0455x at 5 s; 16,000
-  // random lifetimes (958k pairs) 1.001x, now proven at the bound in
-  // 0.93 s. Not every problem gains: on three 2,000-buffer packings side by
-  // side (6,000 items) 5 s of dives found nothing below multi_fit's 1.228x.
+  // the nodes.
+  // Until 2026-12-06 exact gave multi_fit's plan there: asplos2024 A..K
+  // overlaid twice at 0.30 (hard_planner_bench --overlay, 6,224 items in
+  // one part) 1.0566x the bound, now 1.0455x at 5 s; 16,000 random
+  // lifetimes (958k pairs) 1.001x, now proven at the bound in 0.93 s. Not
+  // every problem gains: on three 2,000-buffer packings side by side
+  // (6,000 items) 5 s of dives found nothing below multi_fit's 1.228x.
+  // Until 2026-12-07 no dive ran past the graph's bound, so exact gave
+  // best fit's plan there: at 5 s (planner_bench PlanLarge) model-like
+  // 20,000 / 50,000 / 100,000 items 1.0605x / 1.0654x / 1.0650x ->
+  // 1.0049x / 1.0256-1.0312x / 1.0233-1.0305x the bound, lifetimes with no
+  // model's shape 1.1067x / 1.1031x / 1.0655x -> 1.0155x / 1.0116x /
+  // 1.0183x.
   auto dives_alone = [&]() {
     DiveBudget budget;
     budget.max_dives = options.max_nodes / 2 / search_items.size();
