@@ -199,6 +199,29 @@ class BlockTops {
   std::vector<uint64_t> min_;
 };
 
+// A placed item's bytes [start, end).
+struct ByteRange {
+  uint64_t start, end;
+};
+bool StartsBefore(const ByteRange& a, const ByteRange& b) {
+  return a.start < b.start;
+}
+
+// The lowest aligned offset where `item` meets none of `conflicts` (sorted
+// by start). Offsets stay below sum(size + alignment - 1), as
+// ValidatePlanItems bounded; a range that ends at or below the candidate no
+// longer matters, since the candidate only rises.
+uint64_t LowestFree(const ByteRange* conflicts, size_t count,
+                    const PlanItem& item) {
+  uint64_t offset = 0;
+  for (size_t k = 0; k < count; ++k) {
+    const ByteRange& c = conflicts[k];
+    if (c.start >= offset + item.size) break;
+    if (c.end > offset) CheckedAlignUp(c.end, item.alignment, &offset);
+  }
+  return offset;
+}
+
 // The same placement, each item's conflicts gathered by `for_each_earlier`
 // (which calls back with every item placed before it that it overlaps in
 // time), sorted by offset and passed in one sweep. The lowest free aligned
@@ -209,10 +232,7 @@ std::vector<uint64_t> PlaceBySweep(const std::vector<PlanItem>& items,
                                    const std::vector<size_t>& order,
                                    ForEachEarlier for_each_earlier) {
   std::vector<uint64_t> offsets(items.size(), 0);
-  struct Range {
-    uint64_t start, end;
-  };
-  std::vector<Range> conflicts;
+  std::vector<ByteRange> conflicts;
   for (size_t i : order) {
     const PlanItem& item = items[i];
     if (item.size == 0) continue;  // Occupies no byte: offset 0 is valid.
@@ -220,17 +240,8 @@ std::vector<uint64_t> PlaceBySweep(const std::vector<PlanItem>& items,
     for_each_earlier(i, [&](size_t j) {
       conflicts.push_back({offsets[j], offsets[j] + items[j].size});
     });
-    std::sort(conflicts.begin(), conflicts.end(),
-              [](const Range& a, const Range& b) { return a.start < b.start; });
-    // Offsets stay below sum(size + alignment - 1), as ValidatePlanItems
-    // bounded; a range that ends at or below the candidate no longer
-    // matters, since the candidate only rises.
-    uint64_t offset = 0;
-    for (const Range& c : conflicts) {
-      if (c.start >= offset + item.size) break;
-      if (c.end > offset) CheckedAlignUp(c.end, item.alignment, &offset);
-    }
-    offsets[i] = offset;
+    std::sort(conflicts.begin(), conflicts.end(), StartsBefore);
+    offsets[i] = LowestFree(conflicts.data(), conflicts.size(), item);
   }
   return offsets;
 }
@@ -337,14 +348,45 @@ std::vector<uint64_t> PlaceInOrder(const std::vector<PlanItem>& items,
 std::vector<uint64_t> PlaceInOrder(const std::vector<PlanItem>& items,
                                    const OverlapGraph& overlaps,
                                    const std::vector<size_t>& order) {
+  // Each item's conflicts are pushed as its neighbours are placed, into
+  // the slots of its own adjacency list, and put in order by insertion: in
+  // a compaction's order (by offset) they come nearly sorted. Where they do
+  // not (more than kMaxMovesPerConflict moves each), std::sort finishes.
+  // Sorting each item's conflicts afresh had been 29% of multi_fit's time
+  // on asplos2024 D and J, whose items meet 118 and 141 others on average.
+  constexpr size_t kMaxMovesPerConflict = 16;
   std::vector<uint8_t> placed(items.size(), 0);
-  return PlaceBySweep(items, order, [&](size_t i, auto conflict) {
-    for (size_t k = overlaps.begin(i); k < overlaps.end(i); ++k) {
-      const uint32_t j = overlaps.neighbors()[k];
-      if (placed[j]) conflict(j);
+  std::vector<uint32_t> count(items.size(), 0);
+  std::vector<ByteRange> pushed(overlaps.neighbors().size());
+  std::vector<uint64_t> offsets(items.size(), 0);
+  for (size_t i : order) {
+    const PlanItem& item = items[i];
+    if (item.size == 0) continue;  // Occupies no byte: offset 0 is valid.
+    ByteRange* conflicts = pushed.data() + overlaps.begin(i);
+    const size_t n = count[i];
+    const size_t max_moves = kMaxMovesPerConflict * n;
+    size_t moves = 0;
+    for (size_t a = 1; a < n && moves <= max_moves; ++a) {
+      const ByteRange c = conflicts[a];
+      size_t b = a;
+      for (; b > 0 && c.start < conflicts[b - 1].start; --b) {
+        conflicts[b] = conflicts[b - 1];
+      }
+      conflicts[b] = c;
+      moves += a - b;
     }
+    if (moves > max_moves) std::sort(conflicts, conflicts + n, StartsBefore);
+    const uint64_t offset = LowestFree(conflicts, n, item);
+    offsets[i] = offset;
     placed[i] = 1;
-  });
+    for (size_t e = overlaps.begin(i); e < overlaps.end(i); ++e) {
+      const uint32_t j = overlaps.neighbors()[e];
+      if (!placed[j]) {
+        pushed[overlaps.begin(j) + count[j]++] = {offset, offset + item.size};
+      }
+    }
+  }
+  return offsets;
 }
 
 TimeAxis LifetimeAxis(const std::vector<PlanItem>& items) {

@@ -25,7 +25,8 @@ std::vector<uint64_t> PlaceInOrder(const std::vector<PlanItem>& items,
                                    const TimeAxis& times,
                                    const std::vector<size_t>& order);
 // The same offsets, each item's conflicts read off `overlaps` (built over
-// these items, empty ones without edges): O(its neighbours) per item.
+// these items, empty ones without edges): O(its neighbours) per item, and
+// sorting them, which in a compaction's order (by offset) costs little.
 std::vector<uint64_t> PlaceInOrder(const std::vector<PlanItem>& items,
                                    const OverlapGraph& overlaps,
                                    const std::vector<size_t>& order);

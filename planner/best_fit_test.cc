@@ -111,22 +111,29 @@ void ExpectLowestFree(const std::vector<PlanItem>& items,
   }
 }
 
-// Placed in an order unrelated to the items' (a stride through them): the
-// lowest free offsets, and the same ones with conflicts read off the
-// overlap graph.
+// Placed in an order unrelated to the items' (a stride through them), then
+// again in order of those offsets (a compaction's order, in which the
+// graph's placement gets each item's conflicts nearly sorted): the lowest
+// free offsets, and the same ones with conflicts read off the overlap graph.
 void ExpectLowestFreeEveryWay(const std::vector<PlanItem>& items) {
   const size_t n = items.size();
-  std::vector<size_t> order(n);
-  for (size_t k = 0; k < n; ++k) order[k] = (k * 7919) % n;
-  const std::vector<uint64_t> offsets =
-      PlaceInOrder(items, LifetimeAxis(items), order);
-  ExpectLowestFree(items, order, offsets);
   std::optional<OverlapGraph> overlaps = OverlapGraph::Build(
       n, [&](size_t i) { return items[i].lifetime.first; },
       [&](size_t i) { return items[i].lifetime.last; },
       [&](size_t i) { return items[i].size == 0; }, UINT64_MAX);
   ASSERT_TRUE(overlaps.has_value());
+  std::vector<size_t> order(n);
+  for (size_t k = 0; k < n; ++k) order[k] = (k * 7919) % n;
+  const std::vector<uint64_t> offsets =
+      PlaceInOrder(items, LifetimeAxis(items), order);
+  ExpectLowestFree(items, order, offsets);
   EXPECT_EQ(PlaceInOrder(items, *overlaps, order), offsets) << n;
+  std::stable_sort(order.begin(), order.end(),
+                   [&](size_t a, size_t b) { return offsets[a] < offsets[b]; });
+  const std::vector<uint64_t> compacted =
+      PlaceInOrder(items, LifetimeAxis(items), order);
+  ExpectLowestFree(items, order, compacted);
+  EXPECT_EQ(PlaceInOrder(items, *overlaps, order), compacted) << n;
 }
 
 TEST(BestFitTest, PlaceInOrderTakesTheLowestFreeOffsetSmallAndLarge) {
