@@ -76,7 +76,16 @@ constexpr uint64_t kDiveWork = 100'000;
 // dives: 468k pairs, 1.016x -> 1.000x the bound in 0.13 s (0.07 s before);
 // 918k pairs (2 dives a chain), 1.080x -> 1.023x in 0.26 s; at 1.75M
 // pairs no dives (at kMaxDiveWork 4M: 1.106x -> 1.046x, but 0.52 s).
-constexpr uint64_t kMinDives = 8;
+// It was 8 until compaction stopped sorting each item's conflicts afresh
+// (PlaceInOrder, best_fit.cc), which took multi_fit on asplos2024 D and J
+// from 4.6-4.9 and 10.1-10.9 ms to 3.0-3.1 and 7.7-8.2 ms on one core; at
+// 12 they take 3.6 and 8.2 ms there, and come out at 1.0831x and 1.0476x
+// the bound against 1.1038x and 1.0569x (A..K 1.0231x -> 1.0203x); the
+// 15 overlays 1.0686x -> 1.0660x in 1.12 s against 1.17 s before the
+// compaction's change (0.85 s after it); the generated families over 500
+// buffers 1.2257x -> 1.2228x, at 1,000 and 2,000 buffers in 9-10 and
+// 17-22 ms as before that change (up to 500 none has such dives).
+constexpr uint64_t kMinDives = 12;
 constexpr uint64_t kMaxDiveWork = 2'000'000;
 
 // The work a chain's dives may take, each `per_dive` (at most
