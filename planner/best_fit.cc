@@ -1,7 +1,6 @@
 #include "planner/best_fit.h"
 
 #include <algorithm>
-#include <memory>
 #include <numeric>
 
 #include "planner/highest_ends.h"
@@ -208,17 +207,18 @@ bool StartsBefore(const ByteRange& a, const ByteRange& b) {
   return a.start < b.start;
 }
 
-// The lowest aligned offset where `item` meets none of `conflicts` (sorted
-// by start). Offsets stay below sum(size + alignment - 1), as
-// ValidatePlanItems bounded; a range that ends at or below the candidate no
-// longer matters, since the candidate only rises.
-uint64_t LowestFree(const ByteRange* conflicts, size_t count,
-                    const PlanItem& item) {
+// The lowest aligned offset where `item` meets none of `count` conflicts,
+// the k-th [start(k), end(k)), in order of start. Offsets stay below
+// sum(size + alignment - 1), as ValidatePlanItems bounded; a conflict that
+// ends at or below the candidate no longer matters, since the candidate
+// only rises.
+template <typename Start, typename End>
+uint64_t LowestFree(size_t count, const PlanItem& item, Start start, End end) {
   uint64_t offset = 0;
   for (size_t k = 0; k < count; ++k) {
-    const ByteRange& c = conflicts[k];
-    if (c.start >= offset + item.size) break;
-    if (c.end > offset) CheckedAlignUp(c.end, item.alignment, &offset);
+    if (start(k) >= offset + item.size) break;
+    const uint64_t top = end(k);
+    if (top > offset) CheckedAlignUp(top, item.alignment, &offset);
   }
   return offset;
 }
@@ -242,7 +242,9 @@ std::vector<uint64_t> PlaceBySweep(const std::vector<PlanItem>& items,
       conflicts.push_back({offsets[j], offsets[j] + items[j].size});
     });
     std::sort(conflicts.begin(), conflicts.end(), StartsBefore);
-    offsets[i] = LowestFree(conflicts.data(), conflicts.size(), item);
+    offsets[i] = LowestFree(
+        conflicts.size(), item, [&](size_t k) { return conflicts[k].start; },
+        [&](size_t k) { return conflicts[k].end; });
   }
   return offsets;
 }
@@ -349,51 +351,79 @@ std::vector<uint64_t> PlaceInOrder(const std::vector<PlanItem>& items,
 std::vector<uint64_t> PlaceInOrder(const std::vector<PlanItem>& items,
                                    const OverlapGraph& overlaps,
                                    const std::vector<size_t>& order) {
-  // Each item's conflicts are pushed as its neighbours are placed, into
-  // the slots of its own adjacency list, and put in order by insertion: in
-  // a compaction's order (by offset) they come nearly sorted. Where they do
-  // not (more than kMaxMovesPerConflict moves each), std::sort finishes.
-  // Sorting each item's conflicts afresh had been 29% of multi_fit's time
-  // on asplos2024 D and J, whose items meet 118 and 141 others on average.
-  // A move is cheap against a sort's comparisons: at 16 moves, 4,000
-  // random lifetimes with 921k pairs (each item's conflicts 85% past the
-  // bound) took 5-15% longer than with a sort each (one core, medians of
-  // 5: 353-411 ms against 335-349 ms); at 64, 306-313 ms against 303-311
-  // ms, and with 450k pairs 156-176 ms against 224-249 ms.
+  return GraphPlacer(items, overlaps).Place(order);
+}
+
+std::vector<uint64_t> GraphPlacer::Place(const std::vector<size_t>& order) {
+  const std::vector<uint32_t>& neighbors = overlaps_.neighbors();
+  if (neighbors.size() > kMaxPushed) {
+    std::vector<uint8_t> placed(items_.size(), 0);
+    return PlaceBySweep(items_, order, [&](size_t i, auto conflict) {
+      for (size_t e = overlaps_.begin(i); e < overlaps_.end(i); ++e) {
+        if (placed[neighbors[e]]) conflict(neighbors[e]);
+      }
+      placed[i] = 1;
+    });
+  }
+  // Each item's conflicts (its neighbours placed before it) are pushed as
+  // they are placed, into the slots of its own adjacency list, and put in
+  // order of offset by insertion: in a compaction's order (by offset) they
+  // come nearly sorted. Where they do not (more than kMaxMovesPerConflict
+  // moves each), std::sort finishes. Sorting each item's conflicts afresh
+  // had been 29% of multi_fit's time on asplos2024 D and J, whose items
+  // meet 118 and 141 others on average. A move is cheap against a sort's
+  // comparisons: at 16 moves, 4,000 random lifetimes with 467k pairs took
+  // longer than with a sort each; at 64, 156-176 ms against 224-249 ms
+  // (one core, medians of 5).
   constexpr size_t kMaxMovesPerConflict = 64;
-  std::vector<uint8_t> placed(items.size(), 0);
-  std::vector<uint32_t> count(items.size(), 0);
-  // Not zeroed: only the slots filled are read.
-  std::unique_ptr<ByteRange[]> pushed(
-      new ByteRange[overlaps.neighbors().size()]);
-  std::vector<uint64_t> offsets(items.size(), 0);
+  // The buffers, as locals while placing (members, every store to them
+  // made the compiler read the others' addresses again: J 13.3 ms against
+  // 7.9 ms), given back at the end.
+  std::vector<uint32_t> count = std::move(count_);
+  std::vector<uint32_t> pushed = std::move(pushed_);
+  std::vector<uint8_t> placed = std::move(placed_);
+  const size_t n = items_.size();
+  count.assign(n, 0);
+  placed.assign(n, 0);
+  pushed.resize(neighbors.size());
+  std::vector<uint64_t> offsets(n, 0);
+  auto below = [&](uint32_t a, uint32_t b) { return offsets[a] < offsets[b]; };
   for (size_t i : order) {
-    const PlanItem& item = items[i];
+    const PlanItem& item = items_[i];
     if (item.size == 0) continue;  // Occupies no byte: offset 0 is valid.
-    ByteRange* conflicts = pushed.get() + overlaps.begin(i);
-    const size_t n = count[i];
-    const size_t max_moves = kMaxMovesPerConflict * n;
+    uint32_t* conflicts = pushed.data() + overlaps_.begin(i);
+    const size_t conflicts_size = count[i];
+    const size_t max_moves = kMaxMovesPerConflict * conflicts_size;
     size_t moves = 0;
-    for (size_t a = 1; a < n && moves <= max_moves; ++a) {
-      const ByteRange c = conflicts[a];
+    for (size_t a = 1; a < conflicts_size && moves <= max_moves; ++a) {
+      const uint32_t c = conflicts[a];
       size_t b = a;
-      for (; b > 0 && c.start < conflicts[b - 1].start; --b) {
+      for (; b > 0 && below(c, conflicts[b - 1]); --b) {
         conflicts[b] = conflicts[b - 1];
       }
       conflicts[b] = c;
       moves += a - b;
     }
-    if (moves > max_moves) std::sort(conflicts, conflicts + n, StartsBefore);
-    const uint64_t offset = LowestFree(conflicts, n, item);
+    if (moves > max_moves) {
+      std::sort(conflicts, conflicts + conflicts_size, below);
+    }
+    const uint64_t offset = LowestFree(
+        conflicts_size, item, [&](size_t k) { return offsets[conflicts[k]]; },
+        [&](size_t k) {
+          return offsets[conflicts[k]] + items_[conflicts[k]].size;
+        });
     offsets[i] = offset;
     placed[i] = 1;
-    for (size_t e = overlaps.begin(i); e < overlaps.end(i); ++e) {
-      const uint32_t j = overlaps.neighbors()[e];
+    for (size_t e = overlaps_.begin(i); e < overlaps_.end(i); ++e) {
+      const uint32_t j = neighbors[e];
       if (!placed[j]) {
-        pushed[overlaps.begin(j) + count[j]++] = {offset, offset + item.size};
+        pushed[overlaps_.begin(j) + count[j]++] = static_cast<uint32_t>(i);
       }
     }
   }
+  count_ = std::move(count);
+  pushed_ = std::move(pushed);
+  placed_ = std::move(placed);
   return offsets;
 }
 

@@ -122,17 +122,20 @@ void ExpectLowestFreeEveryWay(const std::vector<PlanItem>& items) {
       [&](size_t i) { return items[i].lifetime.last; },
       [&](size_t i) { return items[i].size == 0; }, UINT64_MAX);
   ASSERT_TRUE(overlaps.has_value());
+  // One placer for both orders: its buffers carry nothing over.
+  GraphPlacer placer(items, *overlaps);
   std::vector<size_t> order(n);
   for (size_t k = 0; k < n; ++k) order[k] = (k * 7919) % n;
   const std::vector<uint64_t> offsets =
       PlaceInOrder(items, LifetimeAxis(items), order);
   ExpectLowestFree(items, order, offsets);
-  EXPECT_EQ(PlaceInOrder(items, *overlaps, order), offsets) << n;
+  EXPECT_EQ(placer.Place(order), offsets) << n;
   std::stable_sort(order.begin(), order.end(),
                    [&](size_t a, size_t b) { return offsets[a] < offsets[b]; });
   const std::vector<uint64_t> compacted =
       PlaceInOrder(items, LifetimeAxis(items), order);
   ExpectLowestFree(items, order, compacted);
+  EXPECT_EQ(placer.Place(order), compacted) << n;
   EXPECT_EQ(PlaceInOrder(items, *overlaps, order), compacted) << n;
 }
 
@@ -182,6 +185,25 @@ TEST(BestFitTest, PlaceInOrderTakesTheLowestFreeOffsetOverNestedLifetimes) {
     }
     ExpectLowestFreeEveryWay(items);
   }
+}
+
+// Past GraphPlacer's bound on the pairs it pushes (2^20 slots, two a
+// pair), each item's conflicts are gathered instead: 1,100 lifetimes that
+// all meet (604,450 pairs), each a little longer or shorter than the next.
+TEST(BestFitTest, PlaceInOrderOverAGraphPastThePushedBound) {
+  const size_t n = 1100;
+  std::vector<PlanItem> items;
+  uint64_t state = 7;
+  auto next = [&] {
+    state = state * 6364136223846793005ull + 1442695040888963407ull;
+    return state >> 33;
+  };
+  for (size_t i = 0; i < n; ++i) {
+    const int64_t first = static_cast<int64_t>(next() % 50);
+    items.push_back({1 + next() % 200, uint64_t{1} << (next() % 4), first,
+                     100 + static_cast<int64_t>(next() % 50)});
+  }
+  ExpectLowestFreeEveryWay(items);
 }
 
 }  // namespace

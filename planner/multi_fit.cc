@@ -824,13 +824,14 @@ class Tries {
       : items_(items), times_(times) {}
 
   // Compaction reads conflicts off the overlap graph from now on.
-  void UseOverlaps(const OverlapGraph* overlaps) { overlaps_ = overlaps; }
+  void UseOverlaps(const OverlapGraph* overlaps) {
+    placer_.emplace(items_, *overlaps);
+  }
 
   // Best fit in `order`, over the graph where there is one.
   std::vector<uint64_t> PlaceInOrder(const std::vector<size_t>& order) const {
-    return overlaps_ != nullptr
-               ? planner::PlaceInOrder(items_, *overlaps_, order)
-               : planner::PlaceInOrder(items_, times_, order);
+    return placer_ ? placer_->Place(order)
+                   : planner::PlaceInOrder(items_, times_, order);
   }
 
   // Re-places every item lowest first in order of `offsets`: each one's old
@@ -903,7 +904,8 @@ class Tries {
  private:
   const std::vector<PlanItem>& items_;
   const TimeAxis& times_;
-  const OverlapGraph* overlaps_ = nullptr;
+  // Its buffers are kept from one placement to the next.
+  mutable std::optional<GraphPlacer> placer_;
   Placement best_;
   std::vector<std::pair<uint64_t, std::vector<uint64_t>>> held_;
 };
