@@ -372,9 +372,12 @@ std::vector<uint64_t> GraphPlacer::Place(const std::vector<size_t>& order) {
   // moves each), std::sort finishes. Sorting each item's conflicts afresh
   // had been 29% of multi_fit's time on asplos2024 D and J, whose items
   // meet 118 and 141 others on average. A move is cheap against a sort's
-  // comparisons: at 16 moves, 4,000 random lifetimes with 467k pairs took
-  // longer than with a sort each; at 64, 156-176 ms against 224-249 ms
-  // (one core, medians of 5).
+  // comparisons: with 16-byte ranges in the slots (7ac460a), 921k pairs
+  // took 5-15% longer than a sort each at 16 moves, and every bound from 4
+  // to 128 did better the larger it was. With item numbers in the slots,
+  // 4,000 random lifetimes with 467k pairs take 226-232 ms in a warm loop
+  // against 197-207 ms with a sort each, but a single run 233 ms against
+  // 248 ms (one core).
   constexpr size_t kMaxMovesPerConflict = 64;
   // The buffers, as locals while placing (members, every store to them
   // made the compiler read the others' addresses again: J 13.3 ms against
