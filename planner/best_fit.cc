@@ -384,10 +384,8 @@ std::vector<uint64_t> GraphPlacer::Place(const std::vector<size_t>& order) {
   // 7.9 ms), given back at the end.
   std::vector<uint32_t> count = std::move(count_);
   std::vector<uint32_t> pushed = std::move(pushed_);
-  std::vector<uint8_t> placed = std::move(placed_);
   const size_t n = items_.size();
   count.assign(n, 0);
-  placed.assign(n, 0);
   pushed.resize(neighbors.size());
   std::vector<uint64_t> offsets(n, 0);
   auto below = [&](uint32_t a, uint32_t b) { return offsets[a] < offsets[b]; };
@@ -416,17 +414,15 @@ std::vector<uint64_t> GraphPlacer::Place(const std::vector<size_t>& order) {
           return offsets[conflicts[k]] + items_[conflicts[k]].size;
         });
     offsets[i] = offset;
-    placed[i] = 1;
+    // Pushed to every neighbour: one placed before never reads its slots
+    // again, and each neighbour pushes once, so no count passes its degree.
     for (size_t e = overlaps_.begin(i); e < overlaps_.end(i); ++e) {
       const uint32_t j = neighbors[e];
-      if (!placed[j]) {
-        pushed[overlaps_.begin(j) + count[j]++] = static_cast<uint32_t>(i);
-      }
+      pushed[overlaps_.begin(j) + count[j]++] = static_cast<uint32_t>(i);
     }
   }
   count_ = std::move(count);
   pushed_ = std::move(pushed);
-  placed_ = std::move(placed);
   return offsets;
 }
 

@@ -56,7 +56,6 @@ class GraphPlacer {
   const OverlapGraph& overlaps_;
   std::vector<uint32_t> count_;   // Per item, its conflicts pushed so far.
   std::vector<uint32_t> pushed_;  // Parallel to the graph's neighbours.
-  std::vector<uint8_t> placed_;
 };
 
 // The compressed axis of the items' lifetime endpoints.
