@@ -77,14 +77,15 @@ constexpr uint64_t kDiveWork = 100'000;
 // 918k pairs (2 dives a chain), 1.080x -> 1.023x in 0.26 s; at 1.75M
 // pairs no dives (at kMaxDiveWork 4M: 1.106x -> 1.046x, but 0.52 s).
 // It was 8 until compaction stopped sorting each item's conflicts afresh
-// (PlaceInOrder, best_fit.cc), which took multi_fit on asplos2024 D and J
-// from 4.6-4.9 and 10.1-10.9 ms to 3.0-3.1 and 7.7-8.2 ms on one core; at
-// 12 they take 3.6 and 8.2 ms there, and come out at 1.0831x and 1.0476x
-// the bound against 1.1038x and 1.0569x (A..K 1.0231x -> 1.0203x); the
-// 15 overlays 1.0686x -> 1.0660x in 1.12 s against 1.17 s before the
-// compaction's change (0.85 s after it); the generated families over 500
-// buffers 1.2257x -> 1.2228x, at 1,000 and 2,000 buffers in 9-10 and
-// 17-22 ms as before that change (up to 500 none has such dives).
+// (GraphPlacer, best_fit.h), which took multi_fit on asplos2024 D and J
+// from 4.5-4.9 and 10.1-10.9 ms to about 3.0 and 7.7 ms on one core (a
+// warm benchmark loop; in single runs the two are about as fast). At 12
+// they take 3.5 and 8.1 ms there and come out at 1.0831x and 1.0476x the
+// bound against 1.1038x and 1.0569x (A..K 1.0231x -> 1.0203x); the 15
+// overlays 1.0686x -> 1.0660x, the generated families over 500 buffers
+// 1.2257x -> 1.2228x (at 1,000 and 2,000 buffers in 8-10 and 16-22 ms,
+// about as before the compaction's change), parallel 1.1561x -> 1.1552x;
+// up to 500 buffers none has such dives. At 16, D 1.0737x in 4.5 ms.
 constexpr uint64_t kMinDives = 12;
 constexpr uint64_t kMaxDiveWork = 2'000'000;
 
