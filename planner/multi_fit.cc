@@ -1002,13 +1002,13 @@ void RunChain(const std::vector<PlanItem>& items, Diver& diver, Tries& tries,
                       kStartNoise * static_cast<double>(n) * noise.Unit();
       }
     }
-    const auto dive_start = timed ? std::chrono::steady_clock::now()
-                                  : std::chrono::steady_clock::time_point{};
+    // Before the first flip, the dive's time stands for it.
+    const bool time_dive = timed && flip_took.count() == 0;
+    const auto dive_start = time_dive ? std::chrono::steady_clock::now()
+                                      : std::chrono::steady_clock::time_point{};
     std::vector<uint64_t> offsets = diver.Dive(priority);
     if (offsets.size() != n) break;  // Stopped (TimeDives::StopAt).
-    if (timed && flip_took.count() == 0) {
-      flip_took = std::chrono::steady_clock::now() - dive_start;
-    }
+    if (time_dive) flip_took = std::chrono::steady_clock::now() - dive_start;
     const uint64_t height = PlacementHeight(items, offsets);
     const uint64_t line = height > lower_bound
                               ? lower_bound + (height - lower_bound) / 2
