@@ -1,5 +1,7 @@
 #include "planner/multi_fit.h"
 
+#include <sched.h>
+
 #include <algorithm>
 #include <array>
 #include <chrono>
@@ -211,6 +213,14 @@ inline uint32_t BitCount(uint64_t x) {
   x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
   x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0Full;
   return static_cast<uint32_t>((x * 0x0101010101010101ull) >> 56);
+}
+
+// The CPUs this process may run on (its affinity), at least 1.
+size_t CpusToRunOn() {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  if (sched_getaffinity(0, sizeof(set), &set) != 0) return 1;
+  return static_cast<size_t>(std::max(1, CPU_COUNT(&set)));
 }
 
 // The stream of the jitter and of the restarts' noise.
@@ -1123,15 +1133,18 @@ Placement PlaceItems(const std::vector<PlanItem>& items, uint64_t enough,
     };
     // Two chains of dives, one from the area ranks and one from the start
     // ranks (time order), the second on a thread of its own where one can
-    // be had (else after the first). Squeaky-wheel priorities only gain, so
-    // a wheel keeps to the region its ranks put it in; each chain starts
-    // its wheel again every kDivesPerStart dives. On asplos2024
-    // B..K the second chain takes the mean from 1.115x to 1.100x the bound,
-    // on the generated families up to 500 buffers from 1.165x to 1.153x
-    // the optimum. Second chains tried, by the same means: lifetime 1.107x
-    // and 1.156x; size 1.113x and 1.162x; latest end first 1.096x and
-    // 1.157x; latest start first 1.111x and 1.159x; busiest section first
-    // 1.110x and 1.158x.
+    // be had and the process may run on more than one CPU (else after the
+    // first: on one CPU (`taskset -c 1`) the thread only cost its start and
+    // its own heap's page faults, asplos2024 D 3.41-3.44 -> 3.16-3.22 ms,
+    // J 9.58-9.74 -> 9.23-9.47 ms, the generated families at 500 buffers
+    // 4.39 -> 4.16 ms, medians of 15 and 5). Squeaky-wheel priorities only
+    // gain, so a wheel keeps to the region its ranks put it in; each chain
+    // starts its wheel again every kDivesPerStart dives. On asplos2024 B..K the
+    // second chain takes the mean from 1.115x to 1.100x the bound, on the
+    // generated families up to 500 buffers from 1.165x to 1.153x the optimum.
+    // Second chains tried, by the same means: lifetime 1.107x and 1.156x;
+    // size 1.113x and 1.162x; latest end first 1.096x and 1.157x; latest start
+    // first 1.111x and 1.159x; busiest section first 1.110x and 1.158x.
     const std::vector<uint64_t> start_rank = Ranks(ByStart(items, by_area));
     const std::vector<uint64_t> best_fit = tries.offsets();
     Placement second;
@@ -1146,10 +1159,12 @@ Placement PlaceItems(const std::vector<PlanItem>& items, uint64_t enough,
       }
     };
     std::thread helper;
-    try {
-      helper = std::thread(run_second);
-    } catch (const std::system_error&) {
-      // No thread to be had: the second chain runs after the first.
+    if (CpusToRunOn() > 1) {
+      try {
+        helper = std::thread(run_second);
+      } catch (const std::system_error&) {
+        // No thread to be had: the second chain runs after the first.
+      }
     }
     struct Join {
       std::thread& thread;
