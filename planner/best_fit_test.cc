@@ -158,6 +158,25 @@ TEST(BestFitTest, PlaceInOrderTakesTheLowestFreeOffsetSmallAndLarge) {
   }
 }
 
+// The segment tree's placement skips an item's sets where no end over its
+// lifetime is above its candidate; an end one byte above it must still
+// count. 10 bytes at 0, then a byte aligned to 16 above them (16..17):
+// a second such byte must go to 32, not 16. The other items live at other
+// times, so that the tree places them all.
+TEST(BestFitTest, PlaceInOrderSeesAnEndOneByteAboveTheCandidate) {
+  std::vector<PlanItem> items = {{10, 1, 0, 0}, {1, 16, 0, 0}, {1, 16, 0, 0}};
+  for (int64_t t = 1; t <= static_cast<int64_t>(kMaxScanItems); ++t) {
+    items.push_back({1, 1, t, t});
+  }
+  std::vector<size_t> order(items.size());
+  for (size_t k = 0; k < order.size(); ++k) order[k] = k;
+  const std::vector<uint64_t> offsets =
+      PlaceInOrder(items, LifetimeAxis(items), order);
+  EXPECT_THAT(std::vector<uint64_t>(offsets.begin(), offsets.begin() + 3),
+              ElementsAre(0, 16, 32));
+  ExpectLowestFree(items, order, offsets);
+}
+
 // Nested lifetimes (activations kept for a backward pass) among short
 // ones, placed in an order unrelated to the nesting: the segment tree
 // starts each candidate at the block of bytes taken from 0 at some time of
