@@ -12,7 +12,7 @@
 //     --exact_seconds=5 [--algos=best_fit,exact] [--benchmark_filter=...]
 //     [--csv=A.csv,B.csv,...] [--overlay=FRACTION:A.csv,B.csv,...]...
 //     [--sequence=A.csv,B.csv,...]... [--capacity=BYTES|optimum]
-//     [--cut=BYTES]
+//     [--cut=BYTES] [--reverse_time]
 //
 // --csv adds MiniMalloc problems (e.g. its benchmarks/asplos2024/*.csv),
 // with the optimum unknown: their ratio is height / lower bound. Each
@@ -28,6 +28,9 @@
 // --capacity=optimum at each problem's own optimum (a generated problem's
 // construction height; a --csv one's lower bound). Then a last table: per
 // algorithm, how many fit, how many were proven not to, and the times.
+// --reverse_time runs every problem's time backwards (ReversedInTime: the
+// same packings, met from the other end; the generator cuts its tilings
+// as time goes forwards, and real programs need not).
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
@@ -61,6 +64,7 @@ struct Flags {
   uint64_t capacity = 0;                // --capacity=BYTES; 0: none.
   uint64_t cut = 0;                     // --cut=BYTES; 0: none.
   bool at_optimum = false;              // --capacity=optimum.
+  bool reverse_time = false;            // --reverse_time.
   std::vector<std::string> algorithms;  // Empty: all, then "suite".
   std::vector<std::string> csv_paths;   // More MiniMalloc problems.
   // --overlay=FRACTION:A.csv,B.csv,... and --sequence=A.csv,B.csv,... (no
@@ -348,6 +352,8 @@ void ParseFlags(int* argc, char** argv) {
       flags.overlays.emplace_back(fraction, SplitCommas(rest + 1));
     } else if (const char* v = value("--sequence=")) {
       flags.overlays.emplace_back(std::nullopt, SplitCommas(v));
+    } else if (arg == "--reverse_time") {
+      flags.reverse_time = true;
     } else {
       argv[kept++] = argv[i];
     }
@@ -502,6 +508,9 @@ int main(int argc, char** argv) {
   for (const auto& [fraction, paths] : GetFlags().overlays) {
     problems.push_back(
         Overlaid(fraction ? ++overlays : ++sequences, fraction, paths));
+  }
+  if (GetFlags().reverse_time) {
+    for (HardProblem& problem : problems) problem = ReversedInTime(problem);
   }
   for (size_t p = 0; p < problems.size(); ++p) {
     const HardProblem& problem = problems[p];

@@ -443,6 +443,28 @@ HardProblem CutSizes(const HardProblem& problem, uint64_t bytes,
   return cut;
 }
 
+HardProblem ReversedInTime(const HardProblem& problem) {
+  HardProblem reversed = problem;
+  if (problem.items.empty()) return reversed;
+  TimeValue lo = problem.items[0].lifetime.first;
+  TimeValue hi = problem.items[0].lifetime.last;
+  for (const planner::PlanItem& item : problem.items) {
+    lo = std::min(lo, item.lifetime.first);
+    hi = std::max(hi, item.lifetime.last);
+  }
+  // hi less the distance from lo, in unsigned arithmetic: no overflow for
+  // any span of int64 times.
+  auto mirror = [lo, hi](TimeValue t) {
+    return static_cast<TimeValue>(
+        static_cast<uint64_t>(hi) -
+        (static_cast<uint64_t>(t) - static_cast<uint64_t>(lo)));
+  };
+  for (planner::PlanItem& item : reversed.items) {
+    item.lifetime = {mirror(item.lifetime.last), mirror(item.lifetime.first)};
+  }
+  return reversed;
+}
+
 std::vector<HardProblem> HardSuite(size_t max_buffers) {
   std::vector<HardProblem> suite;
   for (HardFamily family : {HardFamily::kTight, HardFamily::kUnreachable,

@@ -80,6 +80,13 @@ HardProblem InParallel(std::string name,
 // hold the items; the optimum is unknown (the ratio is to the lower bound).
 HardProblem CutSizes(const HardProblem& problem, uint64_t bytes, uint64_t seed);
 
+// `problem` with time run backwards: over its span [lo, hi] each lifetime
+// [first, last] becomes [lo + hi - last, lo + hi - first]. The same
+// packing (the construction still holds it, the optimum and bound are the
+// same), met from the other end by anything that goes through time in
+// order: the generator cuts its tilings as time goes forwards.
+HardProblem ReversedInTime(const HardProblem& problem);
+
 // The tight, aligned16 and aligned64 problems of 300 and 500 buffers of
 // `seed`, and those in parallel: 2,400 items,
 // "parallel/n=2400/seed=<seed>".
