@@ -1768,11 +1768,15 @@ Result<Placement> PlaceItems(const std::vector<PlanItem>& items,
   // The same sweep with time run backwards (a plan of these items is one of
   // the items): where every section holds the capacity, a tiling whose
   // sweep forwards is stuck is often decided fast backwards, and the other
-  // way round. The generated tilings are cut as time goes forwards, and
-  // the sweep forwards proves all 36 of seeds 1-3 at 100-500 buffers in
-  // at most 0.19 s (476 of seeds 4-43's 480); with their times reversed
-  // it proved 23 of the 36 at 5 s, and with both directions proves all
-  // (476 of 480 either way).
+  // way round. The generated tilings are cut as time goes forwards (gaps
+  // split into new items; backwards, new items must fill gaps that several
+  // ending ones leave side by side). At 5 s, hard_planner_bench
+  // --reverse_time proved 24 of the 37 known optima up to 500 buffers with
+  // the sweep forwards alone, and proves all 37 (medians per group 0.003-
+  // 0.035 s, at most 1.7 s); the generated seeds 4-43 at 100-500 buffers
+  // (480 tilings), reversed, 476 (seeds 4-13: 76 of 120 before). Forwards
+  // the same 476 of 480, and the bench's groups take up to 0.04 s more
+  // (the first 64th backwards).
   std::vector<Item> reversed_items = search_items;
   const uint32_t last_section = static_cast<uint32_t>(times.size() - 1);
   for (Item& item : reversed_items) {
@@ -1887,9 +1891,9 @@ Result<Placement> PlaceItems(const std::vector<PlanItem>& items,
                                        static_cast<double>(nodes_left)));
     const uint64_t padded_capacity = AlignUp(capacity, granule);
     // Where every section holds the capacity exactly the sweep decides
-    // (finds or refutes), forwards with a third and backwards with a third,
-    // then the offset-ordered search with the rest: some tilings defeat
-    // every order of the sweep and not the search. Elsewhere a grown tiling
+    // (finds or refutes), backwards and forwards (below), then the
+    // offset-ordered search with the rest: some tilings defeat every order
+    // of the sweep and not the search. Elsewhere a grown tiling
     // (see grown_tiling) has a quarter, then the search (which can prove) two
     // thirds of the rest, then the sweep what is left: with slack it finds some
     // aligned packings fast, but none of MiniMalloc's asplos2024 problems at
@@ -1905,13 +1909,23 @@ Result<Placement> PlaceItems(const std::vector<PlanItem>& items,
       const Clock::time_point two_thirds = now + (until - now) * 2 / 3;
       outcome = search.FitsIn(capacity, two_thirds, nodes / 3 * 2, race);
     } else if (problem.EverySectionHolds(padded_capacity)) {
-      // A third each to the sweep forwards and backwards (either one's
-      // refutation is a proof), then the search.
-      for (int third = 1; third <= 2; ++third) {
-        Sweep& way = third == 1 ? sweep : reversed;
-        outcome = way.FitsIn(capacity, padded_capacity,
-                             now + (until - now) * third / 3, nodes / 3);
-        if (outcome == Outcome::kFound) swept = &way;
+      // The sweep backwards for a 64th (where it is the easy way it needs
+      // few nodes), forwards until two thirds (as before the sweep
+      // backwards came in, so that a tiling the sweep forwards decides gets
+      // the nodes it had), backwards again until five sixths (either one's
+      // refutation is a proof), then the search. A third each way, or each
+      // restart in turn, left exact_test's random tilings (cut forwards too)
+      // short of nodes.
+      const Clock::duration part = until - now;
+      const std::pair<Sweep*, std::pair<Clock::duration, uint64_t>> turns[] = {
+          {&reversed, {part / 64, nodes / 64}},
+          {&sweep, {part * 2 / 3, nodes / 3 * 2}},
+          {&reversed, {part * 5 / 6, nodes / 6 - nodes / 64}}};
+      outcome = Outcome::kOutOfBudget;
+      for (const auto& [way, end_nodes] : turns) {
+        outcome = way->FitsIn(capacity, padded_capacity, now + end_nodes.first,
+                              end_nodes.second);
+        if (outcome == Outcome::kFound) swept = way;
         if (outcome != Outcome::kOutOfBudget) break;
       }
       if (outcome == Outcome::kOutOfBudget) {
