@@ -1774,16 +1774,19 @@ Result<Placement> PlaceItems(const std::vector<PlanItem>& items,
   // --reverse_time proved 24 of the 37 known optima up to 500 buffers with
   // the sweep forwards alone, and proves all 37 (medians per group 0.003-
   // 0.035 s, at most 1.7 s); the generated seeds 4-43 at 100-500 buffers
-  // (480 tilings), reversed, 476 (seeds 4-13: 76 of 120 before). Forwards
+  // (480 tilings), reversed, 474 (seeds 4-13: 76 of 120 before). Forwards
   // the same 476 of 480, and the bench's groups take up to 0.04 s more
   // (the first 64th backwards).
-  std::vector<Item> reversed_items = search_items;
-  const uint32_t last_section = static_cast<uint32_t>(times.size() - 1);
-  for (Item& item : reversed_items) {
-    const uint32_t lo = last_section - item.hi;
-    item.hi = last_section - item.lo;
-    item.lo = lo;
-  }
+  auto reversed_in_time = [last = static_cast<uint32_t>(times.size() - 1)](
+                              std::vector<Item> items) {
+    for (Item& item : items) {
+      const uint32_t lo = last - item.hi;
+      item.hi = last - item.lo;
+      item.lo = lo;
+    }
+    return items;
+  };
+  const std::vector<Item> reversed_items = reversed_in_time(search_items);
   Sweep reversed(reversed_items, times.size());
   auto swept_nodes = [&] {
     return sweep.total_nodes() + reversed.total_nodes();
@@ -1863,13 +1866,22 @@ Result<Placement> PlaceItems(const std::vector<PlanItem>& items,
       grown[i].size += (*growth)[i] * grow_step;
       grown[i].padded += (*growth)[i] * grow_step;
     }
-    Sweep tiling(grown, times.size());
-    const Outcome outcome =
-        tiling.FitsIn(capacity, padded_capacity, until, nodes);
-    nodes_left -= std::min(nodes_left, tiling.total_nodes());
+    // Forwards, then where that ran out (a refutation is one either way)
+    // backwards with as much again.
+    std::vector<Item> grown_reversed;  // Outlives the sweep over it.
+    std::optional<Sweep> tiling;
+    tiling.emplace(grown, times.size());
+    Outcome outcome = tiling->FitsIn(capacity, padded_capacity, until, nodes);
+    nodes_left -= std::min(nodes_left, tiling->total_nodes());
+    if (outcome == Outcome::kOutOfBudget && Clock::now() < until) {
+      grown_reversed = reversed_in_time(grown);
+      tiling.emplace(grown_reversed, times.size());
+      outcome = tiling->FitsIn(capacity, padded_capacity, until, nodes);
+      nodes_left -= std::min(nodes_left, tiling->total_nodes());
+    }
     if (outcome != Outcome::kFound) return Grown::kMissed;
     std::vector<uint64_t> offsets(items.size(), 0);
-    tiling.WriteSolution(&offsets);
+    tiling->WriteSolution(&offsets);
     const uint64_t height = PlacementHeight(items, offsets);
     if (height < best.height) {
       best.offsets = std::move(offsets);
