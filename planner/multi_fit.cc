@@ -1,6 +1,8 @@
 #include "planner/multi_fit.h"
 
+#if defined(__linux__)
 #include <sched.h>
+#endif
 
 #include <algorithm>
 #include <array>
@@ -215,12 +217,16 @@ inline uint32_t BitCount(uint64_t x) {
   return static_cast<uint32_t>((x * 0x0101010101010101ull) >> 56);
 }
 
-// The CPUs this process may run on (its affinity), at least 1.
+// The CPUs this process may run on (its affinity on Linux), at least 1.
 size_t CpusToRunOn() {
+#if defined(__linux__)
   cpu_set_t set;
   CPU_ZERO(&set);
   if (sched_getaffinity(0, sizeof(set), &set) != 0) return 1;
   return static_cast<size_t>(std::max(1, CPU_COUNT(&set)));
+#else
+  return std::max<size_t>(1, std::thread::hardware_concurrency());
+#endif
 }
 
 // The stream of the jitter and of the restarts' noise.

@@ -13,11 +13,11 @@
 // proportion to how far into it (Joslin and Clements, JAIR 1999); each
 // chain's three lowest dives are also flipped (below) once. Two chains of
 // dives run, from the area ranks and from the start ranks (time order),
-// the second on a second thread where one can be had (the plan does not
-// depend on it); every 10 dives a chain starts its priorities again from
-// its ranks plus noise, so that it tries several regions.
-// Where the graph would be too large for dives, partitions of up to
-// kMaxBottomUpItems items are placed bottom-up (skyline.h) instead, under
+// the second on a second thread where one can be had and the process may
+// run on more than one CPU (the plan does not depend on it); every 10 dives a
+// chain starts its priorities again from its ranks plus noise, so that it tries
+// several regions. Where the graph would be too large for dives, partitions of
+// up to kMaxBottomUpItems items are placed bottom-up (skyline.h) instead, under
 // two orders, by size and by size x lifetime, forwards and backwards in
 // time; larger ones get best fit's plan. Then bottom-up with sizes jittered,
 // for the work the dives left (where they stopped at their number, not their
