@@ -1786,10 +1786,19 @@ Result<Placement> PlaceItems(const std::vector<PlanItem>& items,
     }
     return items;
   };
-  const std::vector<Item> reversed_items = reversed_in_time(search_items);
-  Sweep reversed(reversed_items, times.size());
+  // Built where first used (only tilings use it): on 3,000 random long
+  // lifetimes with slack, building it took 0.3 s and 33 MB of exact's 3 s.
+  std::vector<Item> reversed_items;
+  std::optional<Sweep> reversed;
+  auto backwards = [&]() -> Sweep* {
+    if (!reversed) {
+      reversed_items = reversed_in_time(search_items);
+      reversed.emplace(reversed_items, times.size());
+    }
+    return &*reversed;
+  };
   auto swept_nodes = [&] {
-    return sweep.total_nodes() + reversed.total_nodes();
+    return sweep.total_nodes() + (reversed ? reversed->total_nodes() : 0);
   };
   const uint64_t padded = problem.max_section_bytes();
   if (padded >= granule)
@@ -1930,9 +1939,9 @@ Result<Placement> PlaceItems(const std::vector<PlanItem>& items,
       // short of nodes.
       const Clock::duration part = until - now;
       const std::pair<Sweep*, std::pair<Clock::duration, uint64_t>> turns[] = {
-          {&reversed, {part / 64, nodes / 64}},
+          {backwards(), {part / 64, nodes / 64}},
           {&sweep, {part * 2 / 3, nodes / 3 * 2}},
-          {&reversed, {part * 5 / 6, nodes / 6 - nodes / 64}}};
+          {backwards(), {part * 5 / 6, nodes / 6 - nodes / 64}}};
       outcome = Outcome::kOutOfBudget;
       for (const auto& [way, end_nodes] : turns) {
         outcome = way->FitsIn(capacity, padded_capacity, now + end_nodes.first,
