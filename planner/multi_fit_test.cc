@@ -1,8 +1,13 @@
 #include "planner/multi_fit.h"
 
+#if defined(__linux__)
+#include <sched.h>
+#endif
+
 #include <chrono>
 #include <optional>
 #include <random>
+#include <string>
 #include <utility>
 
 #include "gmock/gmock.h"
@@ -206,6 +211,33 @@ TEST(MultiFitTest, IsDeterministic) {
   ASSERT_TRUE(a.ok() && b.ok());
   EXPECT_EQ(a->offsets, b->offsets);
 }
+
+#if defined(__linux__)
+// On one CPU (the calling thread's affinity) the second chain of dives runs
+// after the first instead of on a thread: the same plans.
+TEST(MultiFitTest, OneCpuGivesTheSamePlans) {
+  cpu_set_t all;
+  ASSERT_EQ(sched_getaffinity(0, sizeof(all), &all), 0);
+  int first = 0;
+  while (first < CPU_SETSIZE && !CPU_ISSET(first, &all)) ++first;
+  ASSERT_LT(first, CPU_SETSIZE);
+  cpu_set_t one;
+  CPU_ZERO(&one);
+  CPU_SET(first, &one);
+  std::mt19937_64 rng(5);
+  for (uint32_t seed = 1; seed <= 6; ++seed) {
+    SCOPED_TRACE("seed " + std::to_string(seed));
+    const std::vector<PlanItem> items =
+        seed % 2 == 0 ? RandomItems(seed, 300) : RandomTiling(&rng, 64, 40);
+    Result<Placement> threaded = MultiFitAlgorithm().Place(items, {});
+    ASSERT_EQ(sched_setaffinity(0, sizeof(one), &one), 0);
+    Result<Placement> alone = MultiFitAlgorithm().Place(items, {});
+    ASSERT_EQ(sched_setaffinity(0, sizeof(all), &all), 0);
+    ASSERT_TRUE(threaded.ok() && alone.ok());
+    EXPECT_EQ(threaded->offsets, alone->offsets);
+  }
+}
+#endif
 
 TEST(MultiFitTest, LargePartitionsAreBestFitsPlan) {
   std::vector<PlanItem> items =
