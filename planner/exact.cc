@@ -1787,7 +1787,10 @@ Result<Placement> PlaceItems(const std::vector<PlanItem>& items,
     return items;
   };
   // Built where first used (only tilings use it): on 3,000 random long
-  // lifetimes with slack, building it took 0.3 s and 33 MB of exact's 3 s.
+  // lifetimes with slack (`memplan plan --csv --algo exact --exact-nodes
+  // 1000`, three runs each, one core), building it for every problem had
+  // cost 0.22-0.32 s of CPU (2.41-2.49 s against 2.17-2.19 s) and 42 MB of
+  // peak memory (231 MB against 189 MB).
   std::vector<Item> reversed_items;
   std::optional<Sweep> reversed;
   auto backwards = [&]() -> Sweep* {
